@@ -1,0 +1,1 @@
+"""relax_ref: a reference implementation of the Relax IR."""

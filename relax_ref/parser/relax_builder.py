@@ -1,0 +1,953 @@
+"""Reading ``@R.function`` definitions (spec/syntax.md, section "Relax functions").
+
+Each Relax function has its own symbolic variables: a module-level ``n = TypeVar("n")``
+only declares the name, and the first use of ``n`` inside a function creates that
+function's variable (DESIGN.md section 3.1). Nested functions see their parent's.
+"""
+from __future__ import annotations
+
+from collections import ChainMap
+
+import numpy as np
+from lark import Tree
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import relax as rx
+from relax_ref.ir import struct_info as si
+from relax_ref.ir.dtype import BOOL, INT64, VOID, DataType, DTypeError, parse_dtype
+
+from . import prim_builder as pb
+from .scope import ModuleEnv, ModuleRef, Namespace, Reader
+
+# Keywords that carry the struct info of a call's result (``Call.sinfo_args``).
+SINFO_KEYWORDS = ("out_ty", "out_sinfo", "sinfo_args", "ty_args")
+# Structural calls whose arguments are (callee, (args...), [tir_vars]).
+DPS_CALLS = ("call_tir", "call_tir_inplace", "call_dps_packed", "call_tir_with_grad")
+# Names under R. that build struct info.
+SINFO_CONSTRUCTORS = ("Tensor", "Shape", "Prim", "Tuple", "Object", "Any", "Callable")
+
+
+def build_relax_function(funcdef: Tree, decorators: list[Tree], env: ModuleEnv,
+                         parent: "RelaxReader | None" = None) -> rx.Function:
+    reader = RelaxReader(env, parent)
+    return reader.function(funcdef, decorators)
+
+
+class RelaxReader(Reader):
+    default_int = INT64
+
+    def __init__(self, env: ModuleEnv, parent: "RelaxReader | None" = None):
+        super().__init__(env)
+        if parent is None:
+            self.sym_vars: ChainMap = ChainMap()
+            self.scope: ChainMap = ChainMap()
+        else:
+            self.sym_vars = parent.sym_vars.new_child()
+            self.scope = parent.scope.new_child()
+        self.declared_syms: set[str] = set()  # names declared by ``n = T.int64()``
+        self.aliases: set[str] = set()  # names bound to the module (``cls = Module``)
+        self.attrs = rx.EMPTY_ATTRS
+        self.in_dataflow = False
+        self.shape_mode = False  # names resolve to symbolic variables first
+
+    # -- functions ---------------------------------------------------------------------
+    def function(self, funcdef: Tree, decorators: list[Tree]) -> rx.Function:
+        name_tok, params_node, ret_node, suite = funcdef.children
+        pure, private = self.decorator_options(decorators)
+        params = []
+        seen = set()
+        if params_node is not None:
+            for p in params_node.children:
+                if p is None:
+                    continue
+                pname = str(p.children[0])
+                if pname in seen:
+                    raise self.error(f"parameter {pname!r} is given twice", p, rule="SYN-func-2")
+                seen.add(pname)
+                if p.children[1] is None:
+                    raise self.error(f"parameter {pname!r} needs an annotation", p,
+                                     rule="SYN-func-2")
+                sinfo = self.struct_info(p.children[1], param_name=pname)
+                params.append(rx.Var(pname, sinfo, span=self.ctx.span(p)))
+        for v in params:
+            self.scope[v.name_hint] = v
+        ret = self.struct_info(ret_node) if ret_node is not None else None
+        body = self.body(suite, funcdef)
+        return rx.Function(tuple(params), body, ret, is_pure=pure, attrs=self.attrs,
+                           is_private=private, span=self.ctx.span(funcdef))
+
+    def decorator_options(self, decorators: list[Tree]) -> tuple[bool, bool]:
+        pure, private = True, False
+        dec = decorators[0] if decorators else None
+        if isinstance(dec, Tree) and dec.data == "call":
+            args, kwargs = self.split_args(dec.children[1])
+            if args:
+                raise self.error("@R.function takes only keyword options", args[0],
+                                 rule="SYN-func-1")
+            for key, vnode in kwargs:
+                value = self.value(vnode)
+                if key not in ("pure", "private", "check_well_formed") or not isinstance(value, bool):
+                    raise self.error(f"unknown option {key}={value!r} of @R.function "
+                                     f"(expected pure=, private= with True or False)", vnode,
+                                     rule="SYN-func-1")
+                if key == "pure":
+                    pure = value
+                elif key == "private":
+                    private = value
+        return pure, private
+
+    # -- statements ---------------------------------------------------------------------
+    def body(self, suite: Tree, owner: Tree) -> rx.SeqExpr:
+        stmts = _statements(suite)
+        blocks: list[rx.BindingBlock] = []
+        bindings: list[rx.Binding] = []
+        result = None
+        for i, stmt in enumerate(stmts):
+            if result is not None:
+                raise self.error("statements after return", stmt, rule="SYN-relax-1")
+            kind = stmt.data
+            if kind == "return_stmt":
+                if stmt.children[0] is None:
+                    raise self.error("a Relax function must return a value", stmt,
+                                     rule="SYN-relax-1")
+                result = self.expr(stmt.children[0])
+            elif kind == "with_stmt":
+                head = stmt.children[0]
+                if not (isinstance(head, Tree) and head.data == "call"
+                        and self.dotted(head.children[0]) == "R.dataflow"
+                        and head.children[1] is None) or stmt.children[1] is not None:
+                    raise self.error("only `with R.dataflow():` blocks may appear in a Relax "
+                                     "function", stmt, rule="SYN-relax-2")
+                if self.in_dataflow:
+                    raise self.error("dataflow blocks cannot nest", stmt, rule="SYN-relax-2")
+                if bindings:
+                    blocks.append(rx.BindingBlock(tuple(bindings)))
+                    bindings = []
+                blocks.append(self.dataflow_block(stmt))
+            else:
+                self.statement(stmt, bindings)
+        if result is None:
+            raise self.error("a Relax function body must end with `return`", owner,
+                             rule="SYN-relax-1")
+        if bindings:
+            blocks.append(rx.BindingBlock(tuple(bindings)))
+        return rx.SeqExpr(tuple(blocks), result, span=self.ctx.span(suite))
+
+    def statement(self, stmt: Tree, bindings: list, dataflow_outputs: set | None = None) -> None:
+        """One statement of a binding block: appends zero or more bindings."""
+        kind = stmt.data
+        if kind in ("assign", "ann_assign"):
+            self.assignment(stmt, bindings, dataflow_outputs)
+        elif kind == "expr_stmt":
+            value_node = stmt.children[0]
+            if isinstance(value_node, Tree) and value_node.data == "strings":
+                return  # a docstring
+            callee = self.dotted(value_node.children[0]) if value_node.data == "call" else None
+            if callee == "R.func_attr":
+                self.func_attr(value_node)
+                return
+            if callee == "R.output":
+                raise self.error("R.output may only end a dataflow block", stmt,
+                                 rule="SYN-relax-3")
+            value = self.expr(value_node)
+            var = rx.Var("_", None, span=self.ctx.span(stmt))
+            bindings.append(rx.VarBinding(var, value, span=self.ctx.span(stmt)))
+        elif kind == "if_stmt":
+            bindings.append(self.if_binding(stmt, dataflow_outputs))
+        elif kind == "decorated":
+            bindings.append(self.local_function(stmt, dataflow_outputs))
+        elif kind == "pass_stmt":
+            return
+        elif kind == "simple_stmt":
+            for small in stmt.children:
+                if small is not None:
+                    self.statement(small, bindings, dataflow_outputs)
+        else:
+            raise self.error("this statement is not part of a Relax function", stmt,
+                             rule="SYN-relax-1")
+
+    def assignment(self, stmt: Tree, bindings: list, dataflow_outputs: set | None) -> None:
+        if stmt.data == "assign":
+            target, value_node = stmt.children
+            ann_node = None
+        else:
+            target, ann_node, value_node = stmt.children
+            if value_node is None:
+                raise self.error("an annotation needs a value: `x: R.Tensor(...) = value`",
+                                 stmt, rule="SYN-relax-4")
+        if not (isinstance(target, Tree) and target.data == "name"):
+            raise self.error("the left side of a Relax binding must be one name", target,
+                             rule="SYN-relax-4")
+        name = str(target.children[0])
+        # Declarations that bind no Relax variable.
+        if ann_node is None and isinstance(value_node, Tree) and value_node.data == "call":
+            callee = self.dotted(value_node.children[0])
+            if callee is not None and callee.startswith("T.") and _is_dtype(callee[2:]) \
+                    and value_node.children[1] is None:
+                self.declare_sym(name, parse_dtype(callee[2:]), stmt)
+                return
+        if ann_node is None and isinstance(value_node, Tree) and value_node.data == "name" \
+                and str(value_node.children[0]) in (self.env.module_name, "cls") \
+                and not self._is_relax_name(str(value_node.children[0])):
+            self.aliases.add(name)
+            return
+        ann = self.struct_info(ann_node) if ann_node is not None else None
+        var_cls = rx.Var
+        if dataflow_outputs is not None and name not in dataflow_outputs:
+            var_cls = rx.DataflowVar
+        span = self.ctx.span(stmt)
+        if isinstance(value_node, Tree) and value_node.data == "call" and \
+                self.dotted(value_node.children[0]) == "R.match_cast":
+            args, kwargs = self.split_args(value_node.children[1])
+            if len(args) != 2 or kwargs:
+                raise self.error("R.match_cast takes (value, struct_info)", value_node,
+                                 rule="SYN-relax-5")
+            value = self.expr(args[0])
+            cast_to = self.struct_info(args[1])
+            var = var_cls(name, ann if ann is not None else cast_to, span=span)
+            bindings.append(rx.MatchCast(var, value, cast_to, span=span))
+        else:
+            if isinstance(value_node, Tree) and value_node.data in ("decorated",):
+                raise self.error("unexpected function", value_node, rule="SYN-relax-4")
+            value = self.expr(value_node)
+            var = var_cls(name, ann, span=span)
+            bindings.append(rx.VarBinding(var, value, span=span))
+        self.scope[name] = var
+
+    def dataflow_block(self, stmt: Tree) -> rx.DataflowBlock:
+        stmts = _statements(stmt.children[2])
+        if not stmts:
+            raise self.error("empty dataflow block", stmt, rule="SYN-relax-3")
+        last = stmts[-1]
+        outputs: list[str] = []
+        if _is_call_stmt(last, "R.output", self):
+            call = last.children[0]
+            args, kwargs = self.split_args(call.children[1])
+            for a in args:
+                if not (isinstance(a, Tree) and a.data == "name"):
+                    raise self.error("R.output takes variable names", a, rule="SYN-relax-3")
+                outputs.append(str(a.children[0]))
+            stmts = stmts[:-1]
+        self.in_dataflow = True
+        bindings: list[rx.Binding] = []
+        try:
+            for s in stmts:
+                if s.data == "with_stmt":
+                    raise self.error("dataflow blocks cannot nest", s, rule="SYN-relax-2")
+                if s.data == "return_stmt":
+                    raise self.error("return inside a dataflow block", s, rule="SYN-relax-3")
+                self.statement(s, bindings, set(outputs))
+        finally:
+            self.in_dataflow = False
+        bound = {b.var.name_hint for b in bindings}
+        for name, a in zip(outputs, _call_arg_nodes(last)):
+            if name not in bound:
+                raise self.error(f"R.output names {name!r}, which this dataflow block does "
+                                 f"not bind", a, rule="SYN-relax-3")
+        # DataflowVars are local to the block: they leave scope at its end.
+        for b in bindings:
+            if isinstance(b.var, rx.DataflowVar) and self.scope.get(b.var.name_hint) is b.var:
+                del self.scope[b.var.name_hint]
+        return rx.DataflowBlock(tuple(bindings), span=self.ctx.span(stmt))
+
+    def if_binding(self, stmt: Tree, dataflow_outputs: set | None) -> rx.VarBinding:
+        cond_node, then_suite, elifs, else_suite = stmt.children
+        if elifs is not None and elifs.children:
+            raise self.error("elif is not part of Relax; nest an if inside else", elifs.children[0],
+                             rule="SYN-relax-6")
+        if else_suite is None:
+            raise self.error("an if in a Relax function needs an else branch", stmt,
+                             rule="SYN-relax-6")
+        cond = self.expr(cond_node)
+        then_seq, then_name, then_ann = self.branch(then_suite, dataflow_outputs)
+        else_seq, else_name, else_ann = self.branch(else_suite, dataflow_outputs)
+        if then_name != else_name:
+            raise self.error(f"both branches of an if must end by assigning the same variable "
+                             f"(then assigns {then_name!r}, else assigns {else_name!r})", stmt,
+                             rule="SYN-relax-6")
+        ann = then_ann if then_ann is not None else else_ann
+        var_cls = rx.Var
+        if dataflow_outputs is not None and then_name not in dataflow_outputs:
+            var_cls = rx.DataflowVar
+        span = self.ctx.span(stmt)
+        var = var_cls(then_name, ann, span=span)
+        self.scope[then_name] = var
+        return rx.VarBinding(var, rx.If(cond, then_seq, else_seq, span=span), span=span)
+
+    def branch(self, suite: Tree, dataflow_outputs: set | None):
+        stmts = _statements(suite)
+        outer = self.scope
+        self.scope = outer.new_child()
+        try:
+            if not stmts or stmts[-1].data not in ("assign", "ann_assign"):
+                raise self.error("each branch of an if must end by assigning its result to a "
+                                 "variable", stmts[-1] if stmts else suite, rule="SYN-relax-6")
+            last = stmts[-1]
+            bindings: list[rx.Binding] = []
+            for s in stmts[:-1]:
+                if s.data == "return_stmt":
+                    raise self.error("return inside an if branch is not part of Relax", s,
+                                     rule="SYN-relax-6")
+                if s.data == "with_stmt":
+                    raise self.error("dataflow blocks cannot appear inside an if", s,
+                                     rule="SYN-relax-6")
+                self.statement(s, bindings, dataflow_outputs)
+            target = last.children[0]
+            if not (isinstance(target, Tree) and target.data == "name"):
+                raise self.error("the left side of a Relax binding must be one name", target,
+                                 rule="SYN-relax-4")
+            ann = None
+            if last.data == "ann_assign":
+                ann = self.struct_info(last.children[1])
+                value_node = last.children[2]
+                if value_node is None:
+                    raise self.error("an annotation needs a value", last, rule="SYN-relax-4")
+            else:
+                value_node = last.children[1]
+            body = self.expr(value_node)
+            blocks = (rx.BindingBlock(tuple(bindings)),) if bindings else ()
+            return (rx.SeqExpr(blocks, body, span=self.ctx.span(suite)),
+                    str(target.children[0]), ann)
+        finally:
+            self.scope = outer
+
+    def local_function(self, stmt: Tree, dataflow_outputs: set | None) -> rx.VarBinding:
+        decorators = [d.children[0] for d in stmt.children[:-1]]
+        target = stmt.children[-1]
+        if target.data != "funcdef" or len(decorators) != 1 or \
+                (self.dotted(decorators[0]) or self.dotted(getattr(decorators[0], "children", [None])[0])) \
+                != "R.function":
+            raise self.error("only @R.function may be defined inside a Relax function", stmt,
+                             rule="SYN-relax-7")
+        name = str(target.children[0])
+        var_cls = rx.DataflowVar if (dataflow_outputs is not None and name not in dataflow_outputs) else rx.Var
+        inner = RelaxReader(self.env, self)
+        inner.aliases = set(self.aliases)
+        func = inner.function(target, decorators)
+        var = var_cls(name, None, span=self.ctx.span(target))
+        self.scope[name] = var
+        return rx.VarBinding(var, func, span=self.ctx.span(stmt))
+
+    def func_attr(self, call: Tree) -> None:
+        args, kwargs = self.split_args(call.children[1])
+        if len(args) != 1 or kwargs:
+            raise self.error("R.func_attr takes one dict", call, rule="SYN-relax-8")
+        value = self.attr_value(args[0])
+        if not isinstance(value, rx.Attrs):
+            raise self.error("R.func_attr takes a dict", args[0], rule="SYN-relax-8")
+        self.attrs = rx.Attrs(self.attrs.items + value.items)
+
+    # -- names ---------------------------------------------------------------------------
+    def _is_relax_name(self, name: str) -> bool:
+        return name in self.scope
+
+    def declare_sym(self, name: str, dtype: DataType, node) -> P.Var:
+        if name in self.declared_syms:
+            raise self.error(f"symbolic variable {name!r} is declared twice", node,
+                             rule="SYN-sym-1")
+        existing = self.sym_vars.maps[0].get(name)
+        if existing is not None:
+            # Already created by a use in the signature ("n" or a TypeVar name).
+            if existing.dtype != dtype:
+                raise self.error(f"symbolic variable {name!r} is used as {existing.dtype} "
+                                 f"but declared as {dtype}", node, rule="SYN-sym-1")
+            self.declared_syms.add(name)
+            return existing
+        var = P.Var(name, dtype, span=self.ctx.span(node))
+        self.sym_vars[name] = var
+        self.declared_syms.add(name)
+        return var
+
+    def sym(self, name: str, node, create: bool) -> P.Var | None:
+        var = self.sym_vars.get(name)
+        if var is None and (create or name in self.env.type_vars):
+            var = P.Var(name, INT64, span=self.ctx.span(node))
+            self.sym_vars[name] = var
+        return var
+
+    def lookup(self, name: str, node):
+        if self.shape_mode:
+            var = self.sym(name, node, create=False)
+            if var is not None:
+                return var
+        if name in self.scope:
+            return self.scope[name]
+        var = self.sym(name, node, create=False)
+        if var is not None:
+            return var
+        if name in self.aliases:
+            return ModuleRef()
+        return super().lookup(name, node)
+
+    def dotted(self, node) -> str | None:
+        if isinstance(node, Tree) and node.data in ("name", "getattr"):
+            try:
+                return self.dotted_name(node)
+            except Exception:
+                return None
+        return None
+
+    # -- struct info ---------------------------------------------------------------------
+    def struct_info(self, node, param_name: str | None = None) -> si.StructInfo:
+        value = self.value(node)
+        sinfo = self.to_struct_info(value, node, param_name)
+        if param_name is not None and isinstance(sinfo, si.PrimStructInfo) and sinfo.value is None:
+            sinfo = self.prim_param(sinfo.dtype, param_name, node)
+        return sinfo
+
+    def to_struct_info(self, value, node, param_name: str | None = None) -> si.StructInfo:
+        if isinstance(value, si.StructInfo):
+            return value
+        if isinstance(value, Namespace):
+            path = value.path
+            if path in (("R", "Object"), ("R", "Any")):
+                return si.ObjectStructInfo(span=self.ctx.span(node))
+            if path == ("R", "Tensor"):
+                return si.TensorStructInfo(span=self.ctx.span(node))
+            if path == ("R", "Shape"):
+                return si.ShapeStructInfo(span=self.ctx.span(node))
+            if path == ("R", "Tuple"):
+                return si.TupleStructInfo((), span=self.ctx.span(node))
+            if len(path) == 2 and path[0] == "T" and _is_dtype(path[1]):
+                dtype = parse_dtype(path[1])
+                return self.prim_param(dtype, param_name, node)
+        if isinstance(value, tuple):
+            return si.TupleStructInfo(tuple(self.to_struct_info(v, node) for v in value),
+                                      span=self.ctx.span(node))
+        raise self.error(f"expected an annotation such as R.Tensor(...), found "
+                         f"{_describe(value)}", node, rule="SYN-sinfo-1")
+
+    def prim_param(self, dtype: DataType, param_name: str | None, node) -> si.PrimStructInfo:
+        """``k: T.int64`` on a parameter defines the symbolic variable ``k`` holding the
+        argument's value (spec/syntax.md, SYN-sinfo-4); elsewhere it is ``R.Prim``."""
+        if param_name is None:
+            return si.PrimStructInfo(dtype, span=self.ctx.span(node))
+        existing = self.sym_vars.get(param_name)
+        if existing is not None and existing.dtype == dtype:
+            var = existing
+        else:
+            var = P.Var(param_name, dtype, span=self.ctx.span(node))
+            self.sym_vars[param_name] = var
+        return si.PrimStructInfo(dtype, var, span=self.ctx.span(node))
+
+    def sinfo_call(self, name: str, args: list, kwargs: list, node) -> si.StructInfo:
+        span = self.ctx.span(node)
+        kw = dict(kwargs)
+        if name in ("Object", "Any"):
+            if args or kwargs:
+                raise self.error(f"R.{name} takes no arguments", node, rule="SYN-sinfo-1")
+            return si.ObjectStructInfo(span=span)
+        if name == "Tensor":
+            self._check_keywords(kw, ("shape", "dtype", "ndim", "vdevice"), "R.Tensor", node)
+            if len(args) > 3:
+                raise self.error("R.Tensor takes (shape, dtype, vdevice)", node, rule="SYN-sinfo-2")
+            shape_node = args[0] if args else kw.get("shape")
+            dtype_node = args[1] if len(args) > 1 else kw.get("dtype")
+            vdev_node = args[2] if len(args) > 2 else kw.get("vdevice")
+            if len(args) == 1 and isinstance(args[0], Tree) and args[0].data == "strings":
+                # R.Tensor("float32"): a dtype alone
+                shape_node, dtype_node = None, args[0]
+            shape = self.shape_dims(shape_node) if shape_node is not None else None
+            dtype = self.dtype_arg(dtype_node) if dtype_node is not None else VOID
+            ndim = si.UNKNOWN_NDIM
+            if "ndim" in kw:
+                ndim = self.value(kw["ndim"])
+                if not isinstance(ndim, int) or isinstance(ndim, bool) or ndim < -1:
+                    raise self.error("ndim must be a non-negative integer (or -1)", kw["ndim"],
+                                     rule="SYN-sinfo-2")
+                if shape is not None and ndim not in (-1, len(shape)):
+                    raise self.error(f"ndim={ndim} contradicts the shape's {len(shape)} "
+                                     f"dimensions", kw["ndim"], rule="SYN-sinfo-2")
+            vdevice = None
+            if vdev_node is not None:
+                vdevice = self.value(vdev_node)
+                if not isinstance(vdevice, str):
+                    raise self.error("vdevice must be a string", vdev_node, rule="SYN-sinfo-2")
+            return si.TensorStructInfo(shape, dtype, ndim if shape is None else len(shape),
+                                       vdevice, span=span)
+        if name == "Shape":
+            self._check_keywords(kw, ("values", "ndim"), "R.Shape", node)
+            values_node = args[0] if args else kw.get("values")
+            values = self.shape_dims(values_node) if values_node is not None else None
+            ndim = si.UNKNOWN_NDIM
+            if "ndim" in kw:
+                ndim = self.value(kw["ndim"])
+                if not isinstance(ndim, int) or isinstance(ndim, bool) or ndim < -1:
+                    raise self.error("ndim must be a non-negative integer", kw["ndim"],
+                                     rule="SYN-sinfo-3")
+            return si.ShapeStructInfo(values, ndim if values is None else len(values), span=span)
+        if name == "Prim":
+            self._check_keywords(kw, ("dtype", "value"), "R.Prim", node)
+            dtype_node = args[0] if args else kw.get("dtype")
+            value_node = kw.get("value")
+            prim_value = None
+            if value_node is not None:
+                prim_value = self.prim_from_node(value_node, define=True)
+            if dtype_node is None:
+                if prim_value is None:
+                    raise self.error("R.Prim needs a dtype or a value", node, rule="SYN-sinfo-4")
+                dtype = prim_value.dtype
+            else:
+                dtype = self.dtype_arg(dtype_node)
+            return si.PrimStructInfo(dtype, prim_value, span=span)
+        if name == "Tuple":
+            if kwargs:
+                raise self.error("R.Tuple takes only struct info arguments", node,
+                                 rule="SYN-sinfo-5")
+            fields = []
+            for a in args:
+                fields.append(self.struct_info(a))
+            return si.TupleStructInfo(tuple(fields), span=span)
+        if name == "Callable":
+            self._check_keywords(kw, ("params", "ret", "purity", "derive_func"), "R.Callable", node)
+            params_node = args[0] if args else kw.get("params")
+            ret_node = args[1] if len(args) > 1 else kw.get("ret")
+            purity_node = args[2] if len(args) > 2 else kw.get("purity")
+            params = None
+            if params_node is not None:
+                pv = self.value(params_node)
+                if pv is not None:
+                    if not isinstance(pv, (tuple, list)):
+                        pv = (pv,)
+                    params = tuple(self.to_struct_info(p, params_node) for p in pv)
+            ret = self.struct_info(ret_node) if ret_node is not None else si.ObjectStructInfo()
+            purity = True
+            if purity_node is not None:
+                purity = self.value(purity_node)
+                if not isinstance(purity, bool):
+                    raise self.error("purity must be True or False", purity_node, rule="SYN-sinfo-6")
+            derive = None
+            if "derive_func" in kw:
+                derive = self.value(kw["derive_func"])
+            return si.FuncStructInfo(params, ret, purity, derive, span=span)
+        raise self.error(f"unknown annotation R.{name}", node, rule="SYN-sinfo-1")
+
+    def _check_keywords(self, kw: dict, allowed: tuple, what: str, node) -> None:
+        for key in kw:
+            if key not in allowed:
+                raise self.error(f"{what} has no option {key!r} (options: {', '.join(allowed)})",
+                                 kw[key], rule="SYN-sinfo-1")
+
+    def dtype_arg(self, node) -> DataType:
+        value = self.value(node)
+        if isinstance(value, DataType):
+            return value
+        if isinstance(value, Namespace) and len(value.path) == 2 and value.path[0] == "T" \
+                and _is_dtype(value.path[1]):
+            return parse_dtype(value.path[1])
+        if value is None:
+            return VOID
+        if not isinstance(value, str):
+            raise self.error(f"expected a dtype string such as \"float32\", found "
+                             f"{_describe(value)}", node, rule="SYN-dtype-1")
+        try:
+            return parse_dtype(value)
+        except DTypeError:
+            raise self.error(f"unknown dtype {value!r}", node, rule="SYN-dtype-1") from None
+
+    def shape_dims(self, node) -> tuple[P.PrimExpr, ...] | None:
+        """The dimensions of a shape annotation: a tuple or list of ints, symbolic names,
+        expressions, or strings holding either (``("n", 4)``, ``("n * 4",)``)."""
+        if isinstance(node, Tree) and node.data == "none":
+            return None
+        if isinstance(node, Tree) and node.data in ("tuple_inner", "list_"):
+            items = node.children if node.data == "tuple_inner" else \
+                (node.children[0].children if node.children[0] is not None else [])
+            return tuple(self.prim_from_node(c, define=True) for c in items if c is not None)
+        if isinstance(node, Tree) and node.data == "empty_tuple":
+            return ()
+        value = self.value(node)
+        if isinstance(value, rx.Var) and isinstance(value.struct_info, si.ShapeStructInfo) \
+                and value.struct_info.values is not None:
+            return value.struct_info.values
+        raise self.error("a shape is a tuple or list of dimensions", node, rule="SYN-sinfo-2")
+
+    def prim_from_node(self, node, define: bool) -> P.PrimExpr:
+        """A symbolic expression: names are symbolic variables (declared by TypeVar or
+        ``T.int64()``; a name inside a string is declared by that use when ``define``)."""
+        if isinstance(node, Tree) and node.data == "strings":
+            text = self.ctx.string(node)
+            tree = self.parse_expr_string(text, node)
+            self._declare_string_names(tree, node)
+            node = _relocate(tree, node)
+        saved = self.shape_mode
+        self.shape_mode = True
+        try:
+            value = self.value(node)
+        finally:
+            self.shape_mode = saved
+        return self.to_prim(value, node)
+
+    def _declare_string_names(self, tree: Tree, node) -> None:
+        for sub in tree.iter_subtrees():
+            if sub.data == "name":
+                name = str(sub.children[0])
+                if name not in self.sym_vars and name not in ("T", "R"):
+                    self.sym(name, node, create=True)
+
+    def to_prim(self, value, node) -> P.PrimExpr:
+        if isinstance(value, P.PrimExpr):
+            return value
+        if isinstance(value, bool):
+            return P.IntImm(int(value), BOOL)
+        if isinstance(value, int):
+            return P.IntImm(value, INT64)
+        if isinstance(value, float):
+            return P.FloatImm(value, parse_dtype("float64"))
+        if isinstance(value, rx.Var) and isinstance(value.struct_info, si.PrimStructInfo) \
+                and value.struct_info.value is not None:
+            return value.struct_info.value
+        if isinstance(value, rx.PrimValue):
+            return value.value
+        raise self.error(f"expected a symbolic expression, found {_describe(value)}", node,
+                         rule="SYN-prim-1")
+
+    def to_prim_operand(self, value, node):
+        if isinstance(value, rx.Var) and isinstance(value.struct_info, si.PrimStructInfo) \
+                and value.struct_info.value is not None:
+            return value.struct_info.value
+        if isinstance(value, rx.PrimValue):
+            return value.value
+        return super().to_prim_operand(value, node)
+
+    # -- Relax expressions ---------------------------------------------------------------
+    def expr(self, node) -> rx.Expr:
+        return self.to_expr(self.value(node), node)
+
+    def to_expr(self, value, node) -> rx.Expr:
+        span = self.ctx.span(node)
+        if isinstance(value, rx.Expr):
+            return value
+        if isinstance(value, P.PrimExpr):
+            return rx.PrimValue(value, span=span)
+        if isinstance(value, (bool, int, float)):
+            return rx.PrimValue(self.to_prim(value, node), span=span)
+        if isinstance(value, str):
+            return rx.StringImm(value, span=span)
+        if isinstance(value, (tuple, list)):
+            return rx.Tuple(tuple(self.to_expr(v, node) for v in value), span=span)
+        if isinstance(value, DataType):
+            return rx.DataTypeImm(value, span=span)
+        raise self.error(f"expected a Relax value, found {_describe(value)}", node,
+                         rule="SYN-expr-1")
+
+    def binary(self, op: str, a, b, node):
+        """Operators on tensors call the Relax op of that name (``x + y`` is
+        ``R.add(x, y)``); on scalars they build symbolic expressions."""
+        if _is_tensorish(a) or _is_tensorish(b):
+            name = _RELAX_BINARY_OPS.get(op)
+            if name is None:
+                raise self.error(f"operator {op!r} is not defined on Relax values", node,
+                                 rule="SYN-expr-2")
+            return rx.Call(rx.Op(f"relax.{name}"), (self.to_expr(a, node), self.to_expr(b, node)),
+                           span=self.ctx.span(node))
+        return super().binary(op, a, b, node)
+
+    def unary(self, op: str, a, node):
+        if _is_tensorish(a) and op == "-":
+            return rx.Call(rx.Op("relax.negative"), (a,), span=self.ctx.span(node))
+        return super().unary(op, a, node)
+
+    def subscript(self, base, subs: list, node):
+        if isinstance(base, rx.Expr) and not isinstance(base, (rx.GlobalVar, rx.Op)):
+            if len(subs) != 1:
+                raise self.error("a tuple is indexed by one integer", node, rule="SYN-expr-3")
+            index = self.value(subs[0])
+            if not isinstance(index, int) or isinstance(index, bool):
+                raise self.error("a tuple index must be an integer literal", subs[0],
+                                 rule="SYN-expr-3")
+            return rx.TupleGetItem(base, index, span=self.ctx.span(node))
+        if isinstance(base, (tuple, list)) and len(subs) == 1:
+            index = self.value(subs[0])
+            if isinstance(index, int) and -len(base) <= index < len(base):
+                return base[index]
+        return super().subscript(base, subs, node)
+
+    def call(self, callee, args: list, kwargs: list, node):
+        span = self.ctx.span(node)
+        if isinstance(callee, Namespace):
+            path = callee.path
+            if path[0] == "R" and len(path) >= 2:
+                return self.r_call(".".join(path[1:]), args, kwargs, node)
+            if path[0] == "T" and len(path) == 2:
+                return self.t_call(path[1], args, kwargs, node)
+            raise self.error(f"unknown function {callee.dotted}", node, rule="SYN-call-3")
+        if isinstance(callee, (rx.GlobalVar, rx.Var)):
+            if kwargs:
+                raise self.error("calls of functions take no keyword arguments", node,
+                                 rule="SYN-call-1")
+            return rx.Call(callee, tuple(self.expr(a) for a in args), span=span)
+        raise self.error(f"{_describe(callee)} cannot be called", node, rule="SYN-call-2")
+
+    def t_call(self, name: str, args: list, kwargs: list, node):
+        """``T.int64(5)`` and the like inside Relax: scalar constants and expressions."""
+        values = [self.value(a) for a in args]
+        try:
+            if _is_dtype(name):
+                if len(values) != 1:
+                    raise self.error(f"T.{name}(value) takes one value here", node, rule="SYN-prim-1")
+                v = values[0]
+                if isinstance(v, P.PrimExpr):
+                    return pb.cast(parse_dtype(name), v)
+                return pb.typed_const(parse_dtype(name), v)
+            if name in pb.BINARY_FUNCS and len(values) == 2:
+                return pb.binary(pb.BINARY_FUNCS[name], self.to_prim_operand(values[0], node),
+                                 self.to_prim_operand(values[1], node), INT64)
+            if name in ("Select", "if_then_else") and len(values) == 3:
+                return pb.select(*[self.to_prim_operand(v, node) for v in values], default=INT64)
+        except pb.PrimBuildError as err:
+            raise self.error(str(err), node, rule="SYN-prim-1") from None
+        raise self.error(f"T.{name} cannot be used in a Relax function", node, rule="SYN-call-3")
+
+    def r_call(self, name: str, args: list, kwargs: list, node):
+        span = self.ctx.span(node)
+        head = name.split(".")[-1] if "." not in name else None
+        if name in SINFO_CONSTRUCTORS:
+            return self.sinfo_call(name, args, kwargs, node)
+        if name == "const":
+            return self.const(args, kwargs, node)
+        if name == "shape":
+            if len(args) != 1 or kwargs:
+                raise self.error("R.shape takes one list of dimensions", node, rule="SYN-relax-9")
+            dims = self.shape_dims(args[0])
+            if dims is None:
+                raise self.error("R.shape needs a list of dimensions", node, rule="SYN-relax-9")
+            return rx.ShapeExpr(dims, span=span)
+        if name == "prim_value":
+            if len(args) != 1 or kwargs:
+                raise self.error("R.prim_value takes one value", node, rule="SYN-relax-9")
+            return rx.PrimValue(self.prim_from_node(args[0], define=False), span=span)
+        if name == "str":
+            value = self.value(args[0]) if len(args) == 1 and not kwargs else None
+            if not isinstance(value, str):
+                raise self.error("R.str takes one string", node, rule="SYN-relax-9")
+            return rx.StringImm(value, span=span)
+        if name == "dtype":
+            if len(args) != 1 or kwargs:
+                raise self.error("R.dtype takes one dtype string", node, rule="SYN-relax-9")
+            return rx.DataTypeImm(self.dtype_arg(args[0]), span=span)
+        if name == "ExternFunc":
+            value = self.value(args[0]) if len(args) == 1 else None
+            if not isinstance(value, str):
+                raise self.error("R.ExternFunc takes the function's name", node, rule="SYN-relax-9")
+            return rx.ExternFunc(value, span=span)
+        if name in ("match_cast", "output", "func_attr", "dataflow", "function"):
+            raise self.error(f"R.{name} cannot be used as a value here", node, rule="SYN-relax-10")
+        attrs, sinfo_args = self.keyword_args(kwargs, node)
+        if name == "call_packed":
+            if not args:
+                raise self.error("R.call_packed takes the function's name first", node,
+                                 rule="SYN-relax-9")
+            fname = self.value(args[0])
+            if not isinstance(fname, str):
+                raise self.error("R.call_packed takes the function's name (a string) first",
+                                 args[0], rule="SYN-relax-9")
+            callee = rx.ExternFunc(fname, span=self.ctx.span(args[0]))
+            return rx.Call(callee, tuple(self.expr(a) for a in args[1:]), attrs, sinfo_args,
+                           span=span)
+        if name in ("call_pure_packed", "call_inplace_packed"):
+            if not args:
+                raise self.error(f"R.{name} takes the function's name first", node,
+                                 rule="SYN-relax-9")
+            first = self.value(args[0])
+            callee = rx.ExternFunc(first, span=self.ctx.span(args[0])) if isinstance(first, str) \
+                else self.to_expr(first, args[0])
+            rest = tuple(self.expr(a) for a in args[1:])
+            return rx.Call(rx.Op(f"relax.{name}"), (callee,) + rest, attrs, sinfo_args, span=span)
+        if name in DPS_CALLS:
+            return self.dps_call(name, args, attrs, sinfo_args, node)
+        exprs = tuple(self.expr(a) for a in args)
+        return rx.Call(rx.Op(f"relax.{name}"), exprs, attrs, sinfo_args, span=span)
+
+    def keyword_args(self, kwargs: list, node) -> tuple[rx.Attrs, tuple]:
+        attrs = []
+        sinfo_args: tuple = ()
+        for key, vnode in kwargs:
+            if key in SINFO_KEYWORDS:
+                value = self.value(vnode)
+                if isinstance(value, (tuple, list)):
+                    sinfo_args = tuple(self.to_struct_info(v, vnode) for v in value)
+                else:
+                    sinfo_args = (self.to_struct_info(value, vnode),)
+                continue
+            attrs.append((key, self.attr_value(vnode)))
+        return rx.Attrs(tuple(attrs)), sinfo_args
+
+    def dps_call(self, name: str, args: list, attrs: rx.Attrs, sinfo_args: tuple, node):
+        span = self.ctx.span(node)
+        if not args:
+            raise self.error(f"R.{name} takes the function to call first", node, rule="SYN-relax-11")
+        first = self.value(args[0])
+        if isinstance(first, str):
+            callee = rx.ExternFunc(first, span=self.ctx.span(args[0]))
+        elif isinstance(first, (rx.GlobalVar, rx.Var, rx.ExternFunc)):
+            callee = first
+        else:
+            raise self.error(f"R.{name} calls a function of the module (cls.f) or an "
+                             f"external function by name", args[0], rule="SYN-relax-11")
+        operands = self.value(args[1]) if len(args) > 1 else ()
+        if isinstance(operands, rx.Tuple):
+            pass
+        elif isinstance(operands, (tuple, list)):
+            operands = rx.Tuple(tuple(self.to_expr(v, args[1]) for v in operands),
+                                span=self.ctx.span(args[1]))
+        else:
+            operands = self.to_expr(operands, args[1])
+        call_args = [callee, operands]
+        tir_vars = attrs.get("tir_vars")
+        if len(args) > 2:
+            if tir_vars is not None:
+                raise self.error("tir_vars given twice", node, rule="SYN-relax-11")
+            tir_vars = self.expr(args[2])
+        if len(args) > 3:
+            raise self.error(f"too many arguments to R.{name}", args[3], rule="SYN-relax-11")
+        if tir_vars is not None:
+            attrs = attrs.without("tir_vars")
+            call_args.append(tir_vars if isinstance(tir_vars, rx.Expr) else self.to_expr(tir_vars, node))
+        if not sinfo_args:
+            raise self.error(f"R.{name} needs the output's struct info (out_ty=...)", node,
+                             rule="SYN-relax-11")
+        return rx.Call(rx.Op(f"relax.{name}"), tuple(call_args), attrs, sinfo_args, span=span)
+
+    def const(self, args: list, kwargs: list, node) -> rx.Constant:
+        kw = dict(kwargs)
+        self._check_keywords(kw, ("value", "dtype"), "R.const", node)
+        value_node = args[0] if args else kw.get("value")
+        dtype_node = args[1] if len(args) > 1 else kw.get("dtype")
+        if value_node is None or len(args) > 2:
+            raise self.error("R.const takes (value, dtype)", node, rule="SYN-const-1")
+        value = self.value(value_node)
+        if isinstance(value, rx.Constant):
+            return value
+        dtype = self.dtype_arg(dtype_node) if dtype_node is not None else None
+        data = _constant_array(value, dtype)
+        if isinstance(data, str):
+            raise self.error(data, value_node, rule="SYN-const-1")
+        return rx.Constant(data, span=self.ctx.span(node))
+
+    def attr_value(self, node):
+        value = super().attr_value(node)
+        if isinstance(value, Namespace):
+            if len(value.path) == 2 and value.path[0] == "T" and _is_dtype(value.path[1]):
+                return parse_dtype(value.path[1])
+            if value.path in (("R", "Tensor"), ("R", "Object"), ("R", "Any"), ("R", "Shape")):
+                return self.to_struct_info(value, node)
+            raise self.error(f"{value.dotted} is not a value", node, rule="SYN-attr-1")
+        if isinstance(value, (ModuleRef,)):
+            raise self.error("the module is not a value", node, rule="SYN-attr-1")
+        return value
+
+
+_RELAX_BINARY_OPS = {
+    "+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "floor_divide",
+    "%": "floor_mod", "**": "power", "<": "less", "<=": "less_equal", ">": "greater",
+    ">=": "greater_equal", "==": "equal", "!=": "not_equal", "&": "bitwise_and",
+    "|": "bitwise_or", "^": "bitwise_xor", "<<": "left_shift", ">>": "right_shift",
+}
+
+
+def _is_tensorish(v) -> bool:
+    """A Relax value that is not a scalar usable in a symbolic expression."""
+    if isinstance(v, rx.Var):
+        return not (isinstance(v.struct_info, si.PrimStructInfo) and v.struct_info.value is not None)
+    return isinstance(v, (rx.Call, rx.Constant, rx.TupleGetItem))
+
+
+def _is_dtype(name: str) -> bool:
+    try:
+        parse_dtype(name)
+        return name not in ("void", "")
+    except DTypeError:
+        return False
+
+
+def _describe(value) -> str:
+    if isinstance(value, Namespace):
+        return value.dotted
+    if isinstance(value, rx.Var):
+        return f"the variable {value.name_hint!r}"
+    if isinstance(value, P.Var):
+        return f"the symbolic variable {value.name!r}"
+    if isinstance(value, ModuleRef):
+        return "the module"
+    return pb.describe(value)
+
+
+def _statements(suite: Tree) -> list[Tree]:
+    """The statements of a suite, with ``a; b`` lines split."""
+    out: list[Tree] = []
+    for c in suite.children:
+        if not isinstance(c, Tree):
+            continue
+        if c.data == "simple_stmt":
+            out.extend(s for s in c.children if isinstance(s, Tree))
+        else:
+            out.append(c)
+    return out
+
+
+def _is_call_stmt(stmt: Tree, dotted: str, reader: RelaxReader) -> bool:
+    return (stmt.data == "expr_stmt" and isinstance(stmt.children[0], Tree)
+            and stmt.children[0].data == "call"
+            and reader.dotted(stmt.children[0].children[0]) == dotted)
+
+
+def _call_arg_nodes(stmt: Tree) -> list:
+    if stmt.data != "expr_stmt":
+        return []
+    call = stmt.children[0]
+    arglist = call.children[1] if isinstance(call, Tree) and call.data == "call" else None
+    return [] if arglist is None else [a for a in arglist.children if a is not None]
+
+
+def _relocate(tree: Tree, anchor: Tree) -> Tree:
+    """Give every node of ``tree`` (parsed from inside a string) the span of the string
+    itself, so errors point at the string in the file."""
+    for sub in tree.iter_subtrees():
+        sub._meta = anchor.meta
+    return tree
+
+
+def _constant_array(value, dtype: DataType | None):
+    """The ndarray of an ``R.const`` value, or an error message."""
+    from relax_ref.ir.numpy_dtype import numpy_dtype
+
+    if isinstance(value, (bool, int, float)):
+        pass
+    elif isinstance(value, (tuple, list)):
+        if not _is_rectangular_numbers(value):
+            return "R.const takes a number or a rectangular nested list of numbers"
+    else:
+        return f"R.const takes a number or a nested list of numbers, not {_describe(value)}"
+    try:
+        if dtype is None:
+            arr = np.array(value)
+            if arr.dtype == np.float64:
+                arr = arr.astype(np.float32)
+            elif arr.dtype == np.int64:
+                arr = arr.astype(np.int32)
+            return arr
+        np_dtype = numpy_dtype(dtype)
+        arr = np.array(value, dtype=np.float64 if dtype.is_float else object)
+        if not dtype.is_float:
+            flat = [int(v) for v in np.ravel(arr)] if arr.size else []
+            info = np.iinfo(np_dtype) if np.issubdtype(np_dtype, np.integer) else None
+            if info is not None and any(not info.min <= v <= info.max for v in flat):
+                return f"a value of the constant does not fit in {dtype}"
+            return np.array(value, dtype=np_dtype)
+        return arr.astype(np_dtype)
+    except (ValueError, TypeError, OverflowError) as err:
+        return f"bad constant: {err}"
+
+
+def _is_rectangular_numbers(value) -> bool:
+    if isinstance(value, (bool, int, float)):
+        return True
+    if not isinstance(value, (tuple, list)):
+        return False
+    if not value:
+        return True
+    lengths = {len(v) if isinstance(v, (tuple, list)) else -1 for v in value}
+    if len(lengths) != 1:
+        return False
+    return all(_is_rectangular_numbers(v) for v in value)

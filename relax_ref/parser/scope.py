@@ -1,0 +1,464 @@
+"""What the builders share: the source context for spans and errors, the module-level
+environment (TypeVar names, GlobalVars, metadata), and ``Reader``, the base of the Relax
+and TIR readers, which turns parse-tree expressions into values without evaluating any
+of the input as Python."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lark import Token, Tree
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import relax as rx
+from relax_ref.ir.span import Span
+from relax_ref.semantics.errors import ParseError
+
+from . import prim_builder as pb
+from .syntax import decode_float, decode_int, decode_string, parse_tree, unescape
+
+
+class Context:
+    """The text being read, for spans and error messages."""
+
+    def __init__(self, text: str, source: str):
+        self.text = text
+        self.source = source
+
+    def span(self, node) -> Span | None:
+        if isinstance(node, Token):
+            return Span(self.source, node.line or 1, node.column or 1,
+                        node.end_line or node.line or 1, node.end_column or node.column or 1)
+        if isinstance(node, Tree):
+            meta = node.meta
+            if getattr(meta, "empty", True):
+                return None
+            return Span(self.source, meta.line, meta.column, meta.end_line, meta.end_column)
+        return None
+
+    def error(self, message: str, node, *, rule: str | None = None) -> ParseError:
+        span = self.span(node)
+        if span is None:
+            span = Span(self.source, 1, 1, 1, 1)
+        return ParseError(message, span, rule=rule, source_text=self.text)
+
+    def string(self, node: Tree, raw_escapes: bool = False) -> str:
+        """The value of a ``strings`` node (adjacent literals concatenated)."""
+        parts = []
+        for tok in node.children:
+            try:
+                parts.append(decode_string(str(tok)))
+            except (IndexError, ValueError):
+                raise self.error("malformed string literal", tok, rule="SYN-lex-1") from None
+        return "".join(parts)
+
+
+@dataclass(frozen=True)
+class Namespace:
+    """A dotted name such as ``R``, ``R.nn`` or ``T.axis``: resolved only when called."""
+
+    path: tuple[str, ...]
+
+    @property
+    def dotted(self) -> str:
+        return ".".join(self.path)
+
+
+@dataclass(frozen=True)
+class ModuleRef:
+    """``cls`` or the module class name: attribute access gives a GlobalVar."""
+
+
+ROOT_NAMESPACES = ("R", "T", "I", "tvm")
+
+
+class ModuleEnv:
+    """Facts of the module as a whole, shared by every function's reader."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self.type_vars: set[str] = set()
+        self.global_vars: dict[str, rx.GlobalVar] = {}
+        self.module_name = "Module"
+        self.metadata: dict[str, list] = {}
+        self.module_attrs = rx.EMPTY_ATTRS
+        self.global_infos = rx.EMPTY_ATTRS
+
+    def load_metadata(self, text: str, node) -> None:
+        from .metadata import MetadataError, decode_metadata
+
+        try:
+            self.metadata = decode_metadata(text)
+        except MetadataError as err:
+            raise self.ctx.error(f"bad metadata section: {err}", node, rule="SYN-meta-1") from None
+
+    def add_module_attrs(self, call: Tree) -> None:
+        reader = Reader(self)
+        name = reader.dotted_name(call.children[0])
+        args = [] if call.children[1] is None else list(call.children[1].children)
+        if len(args) != 1:
+            raise self.ctx.error(f"{name} takes one dict", call, rule="SYN-module-2")
+        value = reader.attr_value(args[0])
+        if not isinstance(value, rx.Attrs):
+            raise self.ctx.error(f"{name} takes a dict", call, rule="SYN-module-2")
+        if name.endswith("module_attrs"):
+            self.module_attrs = value
+        else:
+            self.global_infos = value
+
+
+class Reader:
+    """Reads expressions of the parse tree into values.
+
+    A value is a Python literal (int, float, bool, str, None), a tuple or list of
+    values, an ``rx.Attrs`` for a dict, a PrimExpr, a Relax Expr, a StructInfo, a
+    Namespace, a ModuleRef or a GlobalVar. Subclasses resolve names and calls."""
+
+    default_int = pb.INT64  # dtype of a bare integer literal in a scalar expression
+
+    def __init__(self, env: ModuleEnv):
+        self.env = env
+        self.ctx = env.ctx
+
+    # -- errors ------------------------------------------------------------------------
+    def error(self, message: str, node, rule: str | None = None) -> ParseError:
+        return self.ctx.error(message, node, rule=rule)
+
+    # -- names -------------------------------------------------------------------------
+    def dotted_name(self, node) -> str:
+        if isinstance(node, Tree) and node.data == "name":
+            return str(node.children[0])
+        if isinstance(node, Tree) and node.data == "getattr":
+            return f"{self.dotted_name(node.children[0])}.{node.children[1]}"
+        raise self.error("expected a dotted name", node)
+
+    def lookup(self, name: str, node):
+        if name in ROOT_NAMESPACES:
+            return Namespace((name,))
+        if name == self.env.module_name or name == "cls":
+            return ModuleRef()
+        if name == "metadata" and self.env.metadata:
+            return self.env.metadata
+        raise self.error(f"undefined name {name!r}", node, rule="SYN-name-1")
+
+    # -- expressions -------------------------------------------------------------------
+    def value(self, node):
+        """The value of an expression node."""
+        kind = node.data if isinstance(node, Tree) else None
+        handler = getattr(self, f"v_{kind}", None)
+        if handler is None:
+            raise self.error("this expression is not part of TVMScript", node, rule="SYN-expr-1")
+        return handler(node)
+
+    def v_name(self, node):
+        return self.lookup(str(node.children[0]), node)
+
+    def v_int_(self, node):
+        try:
+            return decode_int(str(node.children[0]))
+        except ValueError:
+            raise self.error("integer literal too long", node, rule="SYN-lex-1") from None
+
+    v_hex_ = v_int_
+
+    def v_float_(self, node):
+        return decode_float(str(node.children[0]))
+
+    def v_strings(self, node):
+        return self.ctx.string(node)
+
+    def v_true(self, node):
+        return True
+
+    def v_false(self, node):
+        return False
+
+    def v_none(self, node):
+        return None
+
+    def v_empty_tuple(self, node):
+        return ()
+
+    def v_tuple_inner(self, node):
+        return tuple(self.value(c) for c in node.children if c is not None)
+
+    v_tuple_bare = v_tuple_inner
+
+    def v_list_(self, node):
+        inner = node.children[0]
+        if inner is None:
+            return []
+        return [self.value(c) for c in inner.children if c is not None]
+
+    def v_dict_(self, node):
+        inner = node.children[0]
+        items = []
+        if inner is not None:
+            for item in inner.children:
+                if item is None:
+                    continue
+                key = self.value(item.children[0])
+                if not isinstance(key, str):
+                    raise self.error("dictionary keys must be strings", item.children[0],
+                                     rule="SYN-attr-1")
+                items.append((key, self.attr_value(item.children[1])))
+        return rx.Attrs(tuple(items))
+
+    def v_getattr(self, node):
+        base = self.value(node.children[0])
+        name = str(node.children[1])
+        if isinstance(base, Namespace):
+            return Namespace(base.path + (name,))
+        if isinstance(base, ModuleRef):
+            gv = self.env.global_vars.get(name)
+            if gv is None:
+                raise self.error(f"the module has no function {name!r}", node, rule="SYN-name-2")
+            return gv
+        return self.attribute(base, name, node)
+
+    def attribute(self, base, name: str, node):
+        raise self.error(f"no attribute {name!r} here", node, rule="SYN-expr-1")
+
+    def v_getitem(self, node):
+        base = self.value(node.children[0])
+        subs = [c for c in node.children[1].children if c is not None]
+        if isinstance(base, dict):  # metadata["key"][i]
+            key = self.value(subs[0]) if len(subs) == 1 else None
+            if not isinstance(key, str) or key not in base:
+                raise self.error(f"the metadata section has no entry {key!r}", node,
+                                 rule="SYN-meta-2")
+            return _MetadataList(key, base[key])
+        if isinstance(base, _MetadataList):
+            index = self.value(subs[0]) if len(subs) == 1 else None
+            if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(base.items):
+                raise self.error(f"metadata[{base.key!r}] has no entry {index!r} "
+                                 f"({len(base.items)} entries)", node, rule="SYN-meta-2")
+            return base.items[index]
+        return self.subscript(base, subs, node)
+
+    def subscript(self, base, subs: list, node):
+        raise self.error("this value cannot be indexed", node, rule="SYN-expr-1")
+
+    def v_call(self, node):
+        callee = self.value(node.children[0])
+        args, kwargs = self.split_args(node.children[1])
+        return self.call(callee, args, kwargs, node)
+
+    def split_args(self, arglist) -> tuple[list, list[tuple[str, Tree]]]:
+        """Positional argument nodes and (name, node) keyword pairs, unevaluated."""
+        args: list = []
+        kwargs: list[tuple[str, Tree]] = []
+        if arglist is None:
+            return args, kwargs
+        for a in arglist.children:
+            if a is None:
+                continue
+            if isinstance(a, Tree) and a.data == "kwarg":
+                name = str(a.children[0])
+                if any(k == name for k, _ in kwargs):
+                    raise self.error(f"keyword argument {name!r} given twice", a, rule="SYN-call-1")
+                kwargs.append((name, a.children[1]))
+            elif isinstance(a, Tree) and a.data == "star_arg":
+                raise self.error("*args is not part of TVMScript", a, rule="SYN-call-1")
+            else:
+                if kwargs:
+                    raise self.error("positional argument after a keyword argument", a,
+                                     rule="SYN-call-1")
+                args.append(a)
+        return args, kwargs
+
+    def call(self, callee, args: list, kwargs: list, node):
+        raise self.error("this value cannot be called", node, rule="SYN-call-2")
+
+    # -- operators ---------------------------------------------------------------------
+    def v_binop(self, node):
+        children = node.children
+        acc = self.value(children[0])
+        for i in range(1, len(children), 2):
+            op = str(children[i])
+            rhs = self.value(children[i + 1])
+            acc = self.binary(op, acc, rhs, node)
+        return acc
+
+    def v_compare(self, node):
+        children = node.children
+        if len(children) != 3:
+            raise self.error("chained comparisons are not part of TVMScript", node,
+                             rule="SYN-expr-2")
+        op = " ".join(str(children[1]).split())
+        if op not in pb.BINARY_NODES:
+            raise self.error(f"operator {op!r} is not part of TVMScript", children[1],
+                             rule="SYN-expr-2")
+        return self.binary(op, self.value(children[0]), self.value(children[2]), node)
+
+    def v_pow_(self, node):
+        return self.binary("**", self.value(node.children[0]), self.value(node.children[1]), node)
+
+    def v_unary(self, node):
+        op = str(node.children[0])
+        operand = self.value(node.children[1])
+        return self.unary(op, operand, node)
+
+    def v_and_(self, node):
+        values = [self.value(c) for c in node.children]
+        acc = values[0]
+        for v in values[1:]:
+            acc = self.binary("and", acc, v, node)
+        return acc
+
+    def v_or_(self, node):
+        values = [self.value(c) for c in node.children]
+        acc = values[0]
+        for v in values[1:]:
+            acc = self.binary("or", acc, v, node)
+        return acc
+
+    def v_not_(self, node):
+        return self.unary("not", self.value(node.children[0]), node)
+
+    def v_ternary(self, node):
+        raise self.error("conditional expressions (a if c else b) are not part of TVMScript; "
+                         "use T.Select or T.if_then_else", node, rule="SYN-expr-2")
+
+    def v_bitor(self, node):
+        return self._fold_bitwise("|", node)
+
+    def v_bitxor(self, node):
+        return self._fold_bitwise("^", node)
+
+    def v_bitand(self, node):
+        return self._fold_bitwise("&", node)
+
+    def _fold_bitwise(self, op: str, node):
+        values = [self.value(c) for c in node.children]
+        acc = values[0]
+        for v in values[1:]:
+            acc = self.binary(op, acc, v, node)
+        return acc
+
+    def binary(self, op: str, a, b, node):
+        """Arithmetic on literals folds like Python; on scalars it builds PrimExprs."""
+        if _is_number(a) and _is_number(b):
+            return _fold_numbers(op, a, b, node, self)
+        a = self.to_prim_operand(a, node)
+        b = self.to_prim_operand(b, node)
+        try:
+            if op in pb.BINARY_NODES:
+                return pb.binary(pb.BINARY_NODES[op], a, b, self.default_int)
+            if op in ("and", "or"):
+                return pb.binary(P.And if op == "and" else P.Or, a, b, self.default_int)
+            if op in ("&", "|", "^", "<<", ">>"):
+                name = {"&": "bitwise_and", "|": "bitwise_or", "^": "bitwise_xor",
+                        "<<": "shift_left", ">>": "shift_right"}[op]
+                return pb.intrinsic(name, [a, b], None, self.default_int)
+            if op == "**":
+                return pb.intrinsic("pow", [a, b], None, self.default_int)
+        except pb.PrimBuildError as err:
+            raise self.error(str(err), node, rule="SYN-prim-1") from None
+        raise self.error(f"operator {op!r} is not supported here", node, rule="SYN-expr-2")
+
+    def unary(self, op: str, a, node):
+        if _is_number(a):
+            if op == "-":
+                return -a
+            if op == "+":
+                return a
+            if op == "not":
+                return not a
+            if op == "~" and isinstance(a, int):
+                return ~a
+        a = self.to_prim_operand(a, node)
+        try:
+            if op == "-":
+                return pb.negate(a, self.default_int)
+            if op == "+":
+                return a
+            if op == "not":
+                return pb.logical_not(a)
+            if op == "~":
+                return pb.intrinsic("bitwise_not", [a], None, self.default_int)
+        except pb.PrimBuildError as err:
+            raise self.error(str(err), node, rule="SYN-prim-1") from None
+        raise self.error(f"operator {op!r} is not supported here", node, rule="SYN-expr-2")
+
+    def to_prim_operand(self, value, node):
+        """A scalar operand of an operator: a PrimExpr or a Python number."""
+        if isinstance(value, (P.PrimExpr, bool, int, float)):
+            return value
+        raise self.error(f"expected a scalar expression, found {pb.describe(value)}", node,
+                         rule="SYN-prim-1")
+
+    # -- attribute values ----------------------------------------------------------------
+    def attr_value(self, node):
+        """A value after ``key=`` or in a dict: literals stay Python values (lists become
+        tuples); anything else is read as an ordinary value."""
+        value = self.value(node)
+        return _freeze(value)
+
+    # -- scalar expression text in strings ------------------------------------------------
+    def parse_expr_string(self, text: str, node) -> Tree:
+        """The parse tree of an expression written inside a string (``"n * 4"``)."""
+        try:
+            return parse_tree(text, self.ctx.source, start="test")
+        except ParseError as err:
+            raise self.error(f"bad expression in string {text!r}: {err.message}", node,
+                             rule="SYN-dim-1") from None
+
+
+class _MetadataList:
+    def __init__(self, key: str, items: list):
+        self.key = key
+        self.items = items
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (bool, int, float))
+
+
+def _fold_numbers(op: str, a, b, node, reader: Reader):
+    try:
+        if op == "+":
+            return a + b
+        if op == "-":
+            return a - b
+        if op == "*":
+            return a * b
+        if op == "/":
+            return a / b
+        if op == "//":
+            return a // b
+        if op == "%":
+            return a % b
+        if op == "**":
+            if isinstance(b, int) and abs(b) > 4096:
+                raise reader.error("exponent too large", node, rule="SYN-limit-1")
+            return a ** b
+        if op in ("<", "<=", ">", ">=", "==", "!="):
+            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b,
+                    "!=": a != b}[op]
+        if op == "and":
+            return a and b
+        if op == "or":
+            return a or b
+        if isinstance(a, int) and isinstance(b, int):
+            if op in ("<<", ">>") and (b < 0 or b > 4096):
+                raise reader.error("shift amount out of range", node, rule="SYN-limit-1")
+            return {"&": a & b, "|": a | b, "^": a ^ b, "<<": a << b if op == "<<" else 0,
+                    ">>": a >> b if op == ">>" else 0}[op]
+    except ZeroDivisionError:
+        raise reader.error("division by zero in a constant expression", node,
+                           rule="SYN-prim-1") from None
+    except OverflowError:
+        raise reader.error("constant expression overflows", node, rule="SYN-prim-1") from None
+    raise reader.error(f"operator {op!r} is not supported on these constants", node,
+                       rule="SYN-expr-2")
+
+
+def _freeze(value):
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, tuple):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+__all__ = ["Context", "ModuleEnv", "Reader", "Namespace", "ModuleRef", "unescape"]

@@ -1,0 +1,198 @@
+"""Reading the Lark parse tree: the grammar, spans, literals and string escapes.
+
+The builder (``builder.py``) walks the tree this module produces; nothing here knows
+about Relax or TIR. Nothing is ever evaluated: numbers and strings are decoded by hand.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import PythonIndenter
+
+from relax_ref.ir.span import Span
+from relax_ref.semantics.errors import ParseError
+
+GRAMMAR_PATH = Path(__file__).with_name("tvmscript.lark")
+
+# How the grammar's terminals read in an error message.
+_TOKEN_WORDS = {
+    "_NEWLINE": "end of line", "_INDENT": "indentation", "_DEDENT": "dedent",
+    "$END": "end of input", "NAME": "a name", "STRING": "a string", "DEC_NUMBER": "a number",
+    "FLOAT_NUMBER": "a number", "HEX_NUMBER": "a number", "LPAR": "'('", "RPAR": "')'",
+    "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'", "RBRACE": "'}'", "COLON": "':'",
+    "COMMA": "','", "EQUAL": "'='", "DOT": "'.'", "AT": "'@'",
+}
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    return Lark(GRAMMAR_PATH.read_text(), parser="lalr", postlex=PythonIndenter(),
+                propagate_positions=True, maybe_placeholders=True,
+                start=["start", "test"], cache=False)
+
+
+def parse_tree(text: str, source: str, start: str = "start") -> Tree:
+    """The Lark tree of ``text``, or a ParseError at the offending line and column."""
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        col = text.index("\x00") - (text.rfind("\n", 0, text.index("\x00")) + 1) + 1
+        raise ParseError("unexpected NUL byte (is this a binary file?)",
+                         Span(source, line, col, line, col + 1), rule="SYN-lex-1",
+                         source_text=text)
+    if start == "start" and not text.endswith("\n"):
+        text = text + "\n"
+    try:
+        return _lark().parse(text, start=start)
+    except UnexpectedInput as err:
+        raise _parse_error(err, text, source) from None
+    except LarkError as err:  # indentation errors from the post-lexer, and the like
+        raise _indent_error(err, text, source) from None
+    except RecursionError:
+        raise ParseError("expression nested too deeply", Span(source, 1, 1, 1, 1),
+                         rule="SYN-limit-1", source_text=text) from None
+
+
+def _parse_error(err: UnexpectedInput, text: str, source: str) -> ParseError:
+    line = getattr(err, "line", None) or 1
+    column = getattr(err, "column", None) or 1
+    if line < 0 or column < 0:  # lark reports EOF as -1
+        lines = text.splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+    span = Span(source, line, column, line, column + 1)
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if 0 <= err.pos_in_stream < len(text) else "?"
+        if ch in "\"'":
+            msg = "unterminated string literal"
+        else:
+            msg = f"unexpected character {ch!r}"
+        return ParseError(msg, span, rule="SYN-lex-1", source_text=text)
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        found = _TOKEN_WORDS.get(tok.type, repr(str(tok))) if tok.type != "$END" else "end of input"
+        if tok.type not in _TOKEN_WORDS and tok.type != "$END":
+            found = repr(str(tok))
+        expected = sorted({_TOKEN_WORDS.get(t, _describe_terminal(t)) for t in err.expected})
+        if len(expected) > 6:
+            expected = expected[:6] + ["..."]
+        msg = f"unexpected {found}; expected {', '.join(expected)}"
+        return ParseError(msg, span, rule="SYN-grammar-1", source_text=text)
+    if isinstance(err, UnexpectedEOF):
+        return ParseError("unexpected end of input", span, rule="SYN-grammar-1",
+                          source_text=text)
+    return ParseError(str(err).splitlines()[0], span, rule="SYN-grammar-1", source_text=text)
+
+
+def _describe_terminal(name: str) -> str:
+    if name.isupper() and len(name) > 1 and not name.startswith("_"):
+        words = {"RETURN": "'return'", "DEF": "'def'", "CLASS": "'class'", "IF": "'if'",
+                 "ELSE": "'else'", "FOR": "'for'", "IN": "'in'", "WITH": "'with'",
+                 "ADD_OP": "'+' or '-'", "MUL_OP": "an operator", "COMP_OP": "a comparison",
+                 "UNARY_OP": "a unary operator", "MORETHAN": "'>'", "LESSTHAN": "'<'"}
+        return words.get(name, name.lower())
+    return name
+
+
+def _indent_error(err: LarkError, text: str, source: str) -> ParseError:
+    msg = str(err).splitlines()[0] if str(err) else type(err).__name__
+    line = 1
+    # The indenter reports a dedent to an unknown level; find the first such line.
+    levels = [0]
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.lstrip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        width = len(raw) - len(stripped)
+        if width > levels[-1]:
+            levels.append(width)
+        else:
+            while width < levels[-1]:
+                levels.pop()
+            if width != levels[-1]:
+                line = number
+                break
+    return ParseError(f"inconsistent indentation ({msg})", Span(source, line, 1, line, 2),
+                      rule="SYN-indent-1", source_text=text)
+
+
+def span_of(node, source: str) -> Span | None:
+    """The Span of a tree node or token (None for a missing optional part)."""
+    if isinstance(node, Token):
+        return Span(source, node.line or 1, node.column or 1,
+                    node.end_line or node.line or 1, node.end_column or node.column or 1)
+    if isinstance(node, Tree):
+        meta = node.meta
+        if getattr(meta, "empty", True):
+            return None
+        return Span(source, meta.line, meta.column, meta.end_line, meta.end_column)
+    return None
+
+
+def decode_string(token: str) -> str:
+    """The value of one Python string literal token, decoded by hand (never evaluated).
+
+    Handles prefixes r/b/u, single, double and triple quotes, and the standard escapes."""
+    i = 0
+    raw = False
+    while token[i] in "rRbBuU":
+        raw = raw or token[i] in "rR"
+        i += 1
+    body = token[i:]
+    quote = body[:3] if body[:3] in ('"""', "'''") else body[0]
+    inner = body[len(quote):len(body) - len(quote)]
+    return inner if raw else unescape(inner)
+
+
+_SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f",
+                   "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\n": ""}
+
+
+def unescape(body: str) -> str:
+    """Python's backslash escapes in a string body; unknown escapes stay as written."""
+    if "\\" not in body:
+        return body
+    out: list[str] = []
+    i, n = 0, len(body)
+    while i < n:
+        ch = body[i]
+        if ch != "\\" or i + 1 >= n:
+            out.append(ch)
+            i += 1
+            continue
+        nxt = body[i + 1]
+        if nxt in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[nxt])
+            i += 2
+        elif nxt in "xuU":
+            width = {"x": 2, "u": 4, "U": 8}[nxt]
+            digits = body[i + 2:i + 2 + width]
+            if len(digits) == width and all(c in "0123456789abcdefABCDEF" for c in digits):
+                code = int(digits, 16)
+                out.append(chr(code) if code <= 0x10FFFF else "\ufffd")
+                i += 2 + width
+            else:
+                out.append("\\" + nxt)
+                i += 2
+        elif nxt in "01234567":
+            j = i + 1
+            while j < n and j < i + 4 and body[j] in "01234567":
+                j += 1
+            out.append(chr(int(body[i + 1:j], 8)))
+            i = j
+        else:
+            out.append("\\" + nxt)
+            i += 2
+    return "".join(out)
+
+
+def decode_int(token: str) -> int:
+    text = token.replace("_", "")
+    if text[:2] in ("0x", "0X"):
+        return int(text[2:], 16)
+    return int(text, 10)
+
+
+def decode_float(token: str) -> float:
+    return float(token.replace("_", ""))

@@ -1,0 +1,910 @@
+"""Reading ``@T.prim_func`` definitions (spec/syntax.md, section "TIR functions").
+
+Both dialects are read: ``T.sblock`` / ``T.sblock_alloc_buffer`` / ``T.sblock_attr``
+(TVM 0.27) and ``T.block`` / ``T.alloc_buffer`` / ``T.block_attr`` (earlier releases).
+A function whose body uses blocks or allocates buffers at its top level gets the
+implicit root block that TVM gives it (printed as the comment ``# with T.sblock("root"):``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lark import Tree
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import relax as rx
+from relax_ref.ir import tir
+from relax_ref.ir.dtype import BOOL, HANDLE, INT32, INT64, DataType, DTypeError, parse_dtype
+
+from . import prim_builder as pb
+from .scope import ModuleEnv, Namespace, Reader
+
+TRUE = P.IntImm(1, BOOL)
+BLOCK_NAMES = ("sblock", "block")
+ALLOC_NAMES = ("sblock_alloc_buffer", "alloc_buffer")
+BLOCK_ATTR_NAMES = ("sblock_attr", "block_attr")
+LOOP_KINDS = {"serial": "serial", "parallel": "parallel", "vectorized": "vectorized",
+              "unroll": "unroll", "thread_binding": "thread_binding"}
+AXIS_KINDS = {"spatial": "S", "S": "S", "reduce": "R", "R": "R", "scan": "C", "opaque": "O"}
+
+
+def build_prim_func(funcdef: Tree, decorators: list[Tree], env: ModuleEnv) -> tir.PrimFunc:
+    return TirReader(env).function(funcdef, decorators)
+
+
+@dataclass
+class _BlockFrame:
+    """What the statements of one block declare about it, gathered while reading."""
+
+    iter_vars: list = field(default_factory=list)
+    iter_values: list = field(default_factory=list)
+    reads: tuple | None = None
+    writes: tuple | None = None
+    predicate: P.PrimExpr | None = None
+    annotations: rx.Attrs = rx.EMPTY_ATTRS
+    init: tir.Stmt | None = None
+    alloc_buffers: list = field(default_factory=list)
+    match_buffers: list = field(default_factory=list)
+
+
+class TirReader(Reader):
+    default_int = INT32
+
+    def __init__(self, env: ModuleEnv):
+        super().__init__(env)
+        self.names: dict[str, object] = {}
+        self.loops: dict[int, tuple[P.PrimExpr, P.PrimExpr]] = {}  # id(loop var) -> (min, extent)
+        self.frames: list[_BlockFrame] = []
+        self.attrs = rx.EMPTY_ATTRS
+        self.buffer_map: list[tuple[P.Var, tir.Buffer]] = []
+        self.params: list[P.Var] = []
+        self.saw_block = False
+
+    # -- the function ---------------------------------------------------------------------
+    def function(self, funcdef: Tree, decorators: list[Tree]) -> tir.PrimFunc:
+        name_tok, params_node, ret_node, suite = funcdef.children
+        private, s_tir = self.decorator_options(decorators)
+        if params_node is not None:
+            for p in params_node.children:
+                if p is not None:
+                    self.param(p)
+        ret_type = None
+        if ret_node is not None:
+            ret = self.value(ret_node)
+            if isinstance(ret, Namespace) and len(ret.path) == 2 and ret.path[0] == "T":
+                ret_type = self.dtype_of(ret.path[1], ret_node)
+            elif ret is not None:
+                raise self.error("a prim_func returns a dtype such as T.int32", ret_node,
+                                 rule="SYN-tir-1")
+        root = _BlockFrame()
+        self.frames.append(root)
+        body = self.block_body(_statements(suite), top_level=True)
+        self.frames.pop()
+        if root.alloc_buffers or self.saw_block:
+            block = tir.SBlock("root", (), (), (), body, alloc_buffers=tuple(root.alloc_buffers))
+            body = tir.SBlockRealize((), TRUE, block)
+        # The earlier dialect has no s_tir flag: a function with blocks is S-TIR there.
+        s_tir = s_tir or self.saw_block
+        return tir.PrimFunc(tuple(self.params), tuple(self.buffer_map), body, ret_type,
+                            _canonical_func_attrs(self.attrs), is_private=private, s_tir=s_tir,
+                            span=self.ctx.span(funcdef))
+
+    def decorator_options(self, decorators: list[Tree]) -> tuple[bool, bool]:
+        private, s_tir = False, False
+        dec = decorators[0]
+        if isinstance(dec, Tree) and dec.data == "call":
+            args, kwargs = self.split_args(dec.children[1])
+            if args:
+                raise self.error("@T.prim_func takes only keyword options", args[0],
+                                 rule="SYN-func-1")
+            for key, vnode in kwargs:
+                value = self.value(vnode)
+                if key not in ("private", "s_tir", "check_well_formed") or not isinstance(value, bool):
+                    raise self.error(f"unknown option {key}={value!r} of @T.prim_func", vnode,
+                                     rule="SYN-func-1")
+                if key == "private":
+                    private = value
+                elif key == "s_tir":
+                    s_tir = value
+        return private, s_tir
+
+    def param(self, p: Tree) -> None:
+        name = str(p.children[0])
+        if name in self.names:
+            raise self.error(f"parameter {name!r} is given twice", p, rule="SYN-func-2")
+        if p.children[1] is None:
+            raise self.error(f"parameter {name!r} needs an annotation", p, rule="SYN-func-2")
+        ann = self.value(p.children[1])
+        span = self.ctx.span(p)
+        if isinstance(ann, tir.Buffer):
+            var = P.Var(name, HANDLE, span=span)
+            buf = _rename_buffer(ann, name)
+            self.params.append(var)
+            self.buffer_map.append((var, buf))
+            self.names[name] = buf
+            return
+        if isinstance(ann, Namespace) and len(ann.path) == 2 and ann.path[0] == "T":
+            if ann.path[1] == "handle":
+                var = P.Var(name, HANDLE, span=span)
+            else:
+                var = P.Var(name, self.dtype_of(ann.path[1], p.children[1]), span=span)
+            self.params.append(var)
+            self.names[name] = var
+            return
+        raise self.error("a prim_func parameter is T.Buffer(...), T.handle or a scalar type "
+                         "such as T.int64", p.children[1], rule="SYN-tir-2")
+
+    # -- names ------------------------------------------------------------------------------
+    def lookup(self, name: str, node):
+        if name in self.names:
+            return self.names[name]
+        if name in self.env.type_vars:
+            var = P.Var(name, INT64, span=self.ctx.span(node))
+            self.names[name] = var
+            return var
+        if name == "range":
+            return Namespace(("T", "serial"))
+        return super().lookup(name, node)
+
+    def dtype_of(self, name: str, node) -> DataType:
+        try:
+            return parse_dtype(name)
+        except DTypeError:
+            raise self.error(f"unknown dtype {name!r}", node, rule="SYN-dtype-1") from None
+
+    def dtype_arg(self, node) -> DataType:
+        value = self.value(node)
+        if isinstance(value, Namespace) and len(value.path) == 2 and value.path[0] == "T":
+            return self.dtype_of(value.path[1], node)
+        if isinstance(value, str):
+            return self.dtype_of(value, node)
+        raise self.error(f"expected a dtype such as \"float32\", found {pb.describe(value)}",
+                         node, rule="SYN-dtype-1")
+
+    def bind(self, name: str, value, node) -> None:
+        self.names[name] = value
+
+    # -- statements -------------------------------------------------------------------------
+    def block_body(self, stmts: list[Tree], top_level: bool = False) -> tir.Stmt:
+        """The statements of a suite as one Stmt. Statements that scope over the rest of
+        the suite (LetStmt, DeclBuffer, Allocate) take it as their body."""
+        out: list[tir.Stmt] = []
+        i = 0
+        while i < len(stmts):
+            stmt = stmts[i]
+            result = self.statement(stmt, stmts[i + 1:], top_level)
+            if isinstance(result, _TakesRest):
+                out.append(result.stmt)
+                break
+            if result is not None:
+                out.append(result)
+            i += 1
+        if not out:
+            return tir.Evaluate(P.IntImm(0, INT32))
+        if len(out) == 1:
+            return out[0]
+        return tir.SeqStmt(tuple(out))
+
+    def statement(self, stmt: Tree, rest: list[Tree], top_level: bool):
+        kind = stmt.data
+        span = self.ctx.span(stmt)
+        if kind == "expr_stmt":
+            return self.expr_statement(stmt.children[0], top_level)
+        if kind in ("assign", "ann_assign"):
+            return self.assignment(stmt, rest, top_level)
+        if kind == "for_stmt":
+            return self.for_loop(stmt)
+        if kind == "with_stmt":
+            return self.with_statement(stmt)
+        if kind == "if_stmt":
+            cond_node, then_suite, elifs, else_suite = stmt.children
+            cond = self.prim(cond_node)
+            then_s = self.block_body(_statements(then_suite))
+            else_s = self.block_body(_statements(else_suite)) if else_suite is not None else None
+            for elif_node in reversed(elifs.children if elifs is not None else []):
+                c = self.prim(elif_node.children[0])
+                else_s = tir.IfThenElse(c, self.block_body(_statements(elif_node.children[1])),
+                                        else_s, span=self.ctx.span(elif_node))
+            return tir.IfThenElse(cond, then_s, else_s, span=span)
+        if kind == "while_stmt":
+            return tir.While(self.prim(stmt.children[0]),
+                             self.block_body(_statements(stmt.children[1])), span=span)
+        if kind == "assert_stmt":
+            cond = self.prim(stmt.children[0])
+            msg = self.value(stmt.children[1]) if stmt.children[1] is not None else ""
+            if not isinstance(msg, str):
+                raise self.error("an assert message must be a string", stmt.children[1],
+                                 rule="SYN-tir-3")
+            return tir.AssertStmt(cond, msg, span=span)
+        if kind == "pass_stmt":
+            return None
+        if kind == "return_stmt":
+            if stmt.children[0] is None:
+                raise self.error("`return` without a value in a prim_func; use T.ret(value)",
+                                 stmt, rule="SYN-tir-3")
+            value = self.prim(stmt.children[0])
+            return tir.Evaluate(P.Call("tir.ret", (value,), value.dtype), span=span)
+        raise self.error("this statement is not part of a prim_func", stmt, rule="SYN-tir-3")
+
+    def expr_statement(self, node, top_level: bool):
+        if isinstance(node, Tree) and node.data == "strings":
+            return None  # docstring
+        callee = self._callee_path(node)
+        frame = self.frames[-1]
+        if callee is not None and callee[0] == "T" and len(callee) == 2:
+            name = callee[1]
+            args, kwargs = self.split_args(node.children[1])
+            if name == "func_attr":
+                if not top_level or len(args) != 1:
+                    raise self.error("T.func_attr({...}) belongs at the top of a prim_func", node,
+                                     rule="SYN-tir-4")
+                value = self.attr_value(args[0])
+                if not isinstance(value, rx.Attrs):
+                    raise self.error("T.func_attr takes a dict", args[0], rule="SYN-tir-4")
+                self.attrs = rx.Attrs(self.attrs.items + value.items)
+                return None
+            if name in ("reads", "writes"):
+                regions = self.regions(args, node)
+                if name == "reads":
+                    frame.reads = regions
+                else:
+                    frame.writes = regions
+                return None
+            if name == "where":
+                if len(args) != 1:
+                    raise self.error("T.where takes one condition", node, rule="SYN-tir-5")
+                frame.predicate = self.prim(args[0])
+                return None
+            if name in BLOCK_ATTR_NAMES:
+                value = self.attr_value(args[0]) if len(args) == 1 else None
+                if not isinstance(value, rx.Attrs):
+                    raise self.error(f"T.{name} takes a dict", node, rule="SYN-tir-5")
+                frame.annotations = rx.Attrs(frame.annotations.items + value.items)
+                return None
+            if name == "evaluate":
+                if len(args) != 1:
+                    raise self.error("T.evaluate takes one expression", node, rule="SYN-tir-3")
+                return tir.Evaluate(self.prim(args[0]), span=self.ctx.span(node))
+        value = self.value(node)
+        if isinstance(value, (P.PrimExpr, int, bool)):
+            return tir.Evaluate(self.as_prim(value, node), span=self.ctx.span(node))
+        raise self.error("this expression does nothing as a statement", node, rule="SYN-tir-3")
+
+    def assignment(self, stmt: Tree, rest: list[Tree], top_level: bool):
+        if stmt.data == "assign":
+            target, value_node = stmt.children
+            ann_node = None
+        else:
+            target, ann_node, value_node = stmt.children
+            if value_node is None:
+                raise self.error("an annotated name needs a value", stmt, rule="SYN-tir-6")
+        span = self.ctx.span(stmt)
+        # A[i, j] = value
+        if isinstance(target, Tree) and target.data == "getitem":
+            buf = self.value(target.children[0])
+            if not isinstance(buf, tir.Buffer):
+                raise self.error("only buffer elements can be assigned", target, rule="SYN-tir-6")
+            indices = self.indices(buf, target.children[1], target)
+            value = self.as_prim(self.value(value_node), value_node, buf.dtype)
+            if isinstance(value, P.PrimExpr) and value.dtype != buf.dtype and \
+                    isinstance(value, (P.IntImm, P.FloatImm)):
+                value = pb.literal(value.value, buf.dtype)
+            return tir.BufferStore(buf, value, indices, span=span)
+        callee = self._callee_path(value_node)
+        # vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+        if isinstance(target, Tree) and target.data == "tuple_bare":
+            if callee == ("T", "axis", "remap"):
+                names = [c for c in target.children if c is not None]
+                self.axis_remap(names, value_node)
+                return None
+            raise self.error("tuple assignment is only for T.axis.remap", stmt, rule="SYN-tir-6")
+        if not (isinstance(target, Tree) and target.data == "name"):
+            raise self.error("the left side of an assignment must be a name or a buffer element",
+                             target, rule="SYN-tir-6")
+        name = str(target.children[0])
+        if callee is not None and len(callee) >= 2 and callee[0] == "T":
+            args, kwargs = self.split_args(value_node.children[1])
+            fname = ".".join(callee[1:])
+            if fname == "axis.remap":
+                self.axis_remap([target], value_node)
+                return None
+            if callee[1] == "axis" and len(callee) == 3:
+                self.axis(name, callee[2], args, kwargs, value_node)
+                return None
+            if fname in ALLOC_NAMES:
+                buf = self.buffer_decl(name, args, kwargs, value_node, "alloc")
+                self.frames[-1].alloc_buffers.append(buf)
+                self.bind(name, buf, target)
+                if not self.frames or len(self.frames) == 1:
+                    pass
+                return None
+            if fname == "match_buffer":
+                self.match_buffer(name, args, kwargs, value_node, top_level)
+                return None
+            if fname == "decl_buffer":
+                buf = self.buffer_decl(name, args, kwargs, value_node, "decl")
+                self.bind(name, buf, target)
+                return _TakesRest(tir.DeclBuffer(buf, self.block_body(rest), span=span))
+            if fname == "allocate":
+                return _TakesRest(self.allocate(name, args, kwargs, value_node, rest, span))
+            if fname == "Buffer":
+                buf = self.buffer_decl(name, args, kwargs, value_node, "decl")
+                self.bind(name, buf, target)
+                return _TakesRest(tir.DeclBuffer(buf, self.block_body(rest), span=span))
+            if _is_dtype(callee[1]) and len(callee) == 2 and not args and not kwargs:
+                if ann_node is not None:
+                    raise self.error("a symbolic variable declaration takes no annotation", stmt,
+                                     rule="SYN-tir-6")
+                if name in self.names:
+                    raise self.error(f"{name!r} is already defined", target, rule="SYN-sym-1")
+                self.names[name] = P.Var(name, parse_dtype(callee[1]), span=span)
+                return None
+        # x: T.int32 = value  (a LetStmt over the rest of the suite)
+        value = self.value(value_node)
+        if isinstance(value, tir.Buffer):
+            self.bind(name, value, target)
+            return None
+        dtype = None
+        if ann_node is not None:
+            ann = self.value(ann_node)
+            if isinstance(ann, Namespace) and len(ann.path) == 2 and ann.path[0] == "T":
+                dtype = self.dtype_of(ann.path[1], ann_node)
+            else:
+                raise self.error("a TIR variable's annotation is a dtype such as T.int32",
+                                 ann_node, rule="SYN-tir-6")
+        expr = self.as_prim(value, value_node, dtype or self.default_int)
+        if dtype is not None and expr.dtype != dtype:
+            expr = pb.cast(dtype, expr)
+        var = P.Var(name, expr.dtype, span=span)
+        saved = self.names.get(name)
+        self.names[name] = var
+        body = self.block_body(rest)
+        if saved is not None:
+            self.names[name] = saved
+        return _TakesRest(tir.LetStmt(var, expr, body, span=span))
+
+    # -- buffers ------------------------------------------------------------------------------
+    def buffer_decl(self, name: str, args: list, kwargs: list, node, kind: str) -> tir.Buffer:
+        kw = dict(kwargs)
+        allowed = ("shape", "dtype", "data", "strides", "elem_offset", "scope", "align",
+                   "offset_factor", "buffer_type", "axis_separators")
+        for key in kw:
+            if key not in allowed:
+                raise self.error(f"unknown buffer option {key!r}", kw[key], rule="SYN-tir-7")
+        positional = ("shape", "dtype", "data", "strides", "elem_offset", "scope", "align",
+                      "offset_factor", "buffer_type", "axis_separators")
+        for i, a in enumerate(args):
+            if i >= len(positional):
+                raise self.error("too many buffer arguments", a, rule="SYN-tir-7")
+            if positional[i] in kw:
+                raise self.error(f"buffer option {positional[i]!r} given twice", a, rule="SYN-tir-7")
+            kw[positional[i]] = a
+        if "shape" not in kw:
+            raise self.error("a buffer needs a shape", node, rule="SYN-tir-7")
+        shape = self.shape(kw["shape"])
+        dtype = self.dtype_arg(kw["dtype"]) if "dtype" in kw else parse_dtype("float32")
+        scope = "global"
+        if "scope" in kw:
+            scope = self.value(kw["scope"])
+            if not isinstance(scope, str):
+                raise self.error("scope must be a string", kw["scope"], rule="SYN-tir-7")
+        strides: tuple = ()
+        if "strides" in kw:
+            sv = self.value(kw["strides"])
+            if sv is not None:
+                if not isinstance(sv, (tuple, list)):
+                    sv = (sv,)
+                strides = tuple(self.as_prim(s, kw["strides"]) for s in sv)
+        elem_offset = None
+        if "elem_offset" in kw:
+            ev = self.value(kw["elem_offset"])
+            if ev is not None:
+                elem_offset = self.as_prim(ev, kw["elem_offset"])
+        align = self._int_option(kw, "align", -1)
+        offset_factor = self._int_option(kw, "offset_factor", 0)
+        data = None
+        if "data" in kw:
+            dv = self.value(kw["data"])
+            if dv is not None:
+                if not isinstance(dv, P.Var):
+                    raise self.error("data must be a handle variable", kw["data"], rule="SYN-tir-7")
+                data = dv
+        return tir.Buffer(name, shape, dtype, data, strides, elem_offset, scope, align,
+                          offset_factor, span=self.ctx.span(node))
+
+    def _int_option(self, kw: dict, key: str, default: int) -> int:
+        if key not in kw:
+            return default
+        v = self.value(kw[key])
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise self.error(f"{key} must be an integer", kw[key], rule="SYN-tir-7")
+        return v
+
+    def shape(self, node) -> tuple[P.PrimExpr, ...]:
+        value = self.value(node)
+        if not isinstance(value, (tuple, list)):
+            value = (value,)
+        return tuple(self.as_prim(v, node) for v in value)
+
+    def match_buffer(self, name: str, args: list, kwargs: list, node, top_level: bool) -> None:
+        if not args:
+            raise self.error("T.match_buffer takes (param_or_region, shape, dtype, ...)", node,
+                             rule="SYN-tir-8")
+        source = self.value(args[0])
+        buf = self.buffer_decl(name, args[1:], kwargs, node, "match")
+        if isinstance(source, P.Var) and source.dtype.is_handle:
+            if not top_level:
+                raise self.error("T.match_buffer of a handle belongs at the top of a prim_func",
+                                 node, rule="SYN-tir-8")
+            if any(p is source for p, _ in self.buffer_map):
+                raise self.error(f"parameter {source.name!r} is already matched to a buffer",
+                                 node, rule="SYN-tir-8")
+            if not any(p is source for p in self.params):
+                raise self.error("T.match_buffer matches a parameter of the function", args[0],
+                                 rule="SYN-tir-8")
+            self.buffer_map.append((source, buf))
+        else:
+            region = self.to_region(source, args[0])
+            self.frames[-1].match_buffers.append(tir.MatchBufferRegion(buf, region))
+        self.bind(name, buf, node)
+
+    def allocate(self, name: str, args: list, kwargs: list, node, rest: list, span):
+        kw = dict(kwargs)
+        names = ("extents", "dtype", "scope", "condition", "annotations")
+        for i, a in enumerate(args):
+            if i >= len(names):
+                raise self.error("too many arguments to T.allocate", a, rule="SYN-tir-7")
+            kw[names[i]] = a
+        if "extents" not in kw or "dtype" not in kw:
+            raise self.error("T.allocate takes (extents, dtype, scope)", node, rule="SYN-tir-7")
+        extents = self.shape(kw["extents"])
+        dtype = self.dtype_arg(kw["dtype"])
+        scope = self.value(kw["scope"]) if "scope" in kw else "global"
+        cond = self.prim(kw["condition"]) if "condition" in kw else TRUE
+        var = P.Var(name, HANDLE, span=span)
+        self.names[name] = var
+        body = self.block_body(rest)
+        return tir.Allocate(var, dtype, extents, cond, body, scope=scope, span=span)
+
+    def indices(self, buf: tir.Buffer, subs_node: Tree, node) -> tuple[P.PrimExpr, ...]:
+        subs = [c for c in subs_node.children if c is not None]
+        out = []
+        for s in subs:
+            if isinstance(s, Tree) and s.data == "slice_":
+                raise self.error("a slice cannot be stored to or loaded here", s, rule="SYN-tir-9")
+            out.append(self.as_prim(self.value(s), s))
+        if len(out) != len(buf.shape):
+            raise self.error(f"buffer {buf.name!r} has {len(buf.shape)} dimensions but is "
+                             f"indexed with {len(out)}", node, rule="SYN-tir-9")
+        return tuple(out)
+
+    def subscript(self, base, subs: list, node):
+        if isinstance(base, tir.Buffer):
+            if any(isinstance(s, Tree) and s.data == "slice_" for s in subs):
+                return self.region_of(base, subs, node)
+            indices = tuple(self.as_prim(self.value(s), s) for s in subs)
+            if len(indices) != len(base.shape):
+                raise self.error(f"buffer {base.name!r} has {len(base.shape)} dimensions but is "
+                                 f"indexed with {len(indices)}", node, rule="SYN-tir-9")
+            return tir.BufferLoad(base, indices, base.dtype, span=self.ctx.span(node))
+        return super().subscript(base, subs, node)
+
+    def region_of(self, buf: tir.Buffer, subs: list, node) -> tir.BufferRegion:
+        if len(subs) != len(buf.shape):
+            raise self.error(f"buffer {buf.name!r} has {len(buf.shape)} dimensions but the "
+                             f"region has {len(subs)}", node, rule="SYN-tir-9")
+        ranges = []
+        for s, extent in zip(subs, buf.shape):
+            if isinstance(s, Tree) and s.data == "slice_":
+                lo_n, hi_n, step_n = s.children
+                if step_n is not None:
+                    raise self.error("strided regions are not supported", s, rule="SYN-tir-9")
+                lo = self.as_prim(self.value(lo_n), lo_n) if lo_n is not None else \
+                    pb.literal(0, extent.dtype)
+                hi = self.as_prim(self.value(hi_n), hi_n) if hi_n is not None else extent
+                ranges.append(tir.Range(lo, _sub(hi, lo)))
+            else:
+                idx = self.as_prim(self.value(s), s)
+                ranges.append(tir.Range(idx, pb.literal(1, idx.dtype)))
+        return tir.BufferRegion(buf, tuple(ranges), span=self.ctx.span(node))
+
+    def to_region(self, value, node) -> tir.BufferRegion:
+        if isinstance(value, tir.BufferRegion):
+            return value
+        if isinstance(value, tir.BufferLoad):
+            return tir.BufferRegion(value.buffer, tuple(
+                tir.Range(i, pb.literal(1, i.dtype)) for i in value.indices),
+                span=self.ctx.span(node))
+        if isinstance(value, tir.Buffer):
+            return tir.BufferRegion(value, tuple(
+                tir.Range(pb.literal(0, d.dtype), d) for d in value.shape), span=self.ctx.span(node))
+        raise self.error(f"expected a buffer region such as A[i, 0:8], found "
+                         f"{pb.describe(value)}", node, rule="SYN-tir-9")
+
+    def regions(self, args: list, node) -> tuple[tir.BufferRegion, ...]:
+        values = [self.value(a) for a in args]
+        if len(values) == 1 and isinstance(values[0], (list, tuple)):
+            values = list(values[0])
+        return tuple(self.to_region(v, node) for v in values)
+
+    # -- loops and blocks -----------------------------------------------------------------------
+    def for_loop(self, stmt: Tree) -> tir.Stmt:
+        targets_node, iter_node, suite = stmt.children
+        targets = [c for c in targets_node.children if c is not None]
+        for t in targets:
+            if not (isinstance(t, Tree) and t.data == "name"):
+                raise self.error("loop variables must be names", t, rule="SYN-tir-10")
+        callee = self._callee_path(iter_node)
+        if callee is None or callee[0] != "T" or len(callee) != 2:
+            raise self.error("a loop iterates over T.grid, T.serial, T.parallel, T.vectorized, "
+                             "T.unroll, T.thread_binding or range", iter_node, rule="SYN-tir-10")
+        kind = callee[1]
+        args, kwargs = self.split_args(iter_node.children[1])
+        kw = dict(kwargs)
+        loops: list[tuple[str, P.PrimExpr, P.PrimExpr, str, str | None, rx.Attrs]] = []
+        if kind == "grid":
+            if kwargs or len(args) != len(targets):
+                raise self.error(f"T.grid has {len(args)} extents for {len(targets)} loop "
+                                 f"variables", iter_node, rule="SYN-tir-10")
+            for t, a in zip(targets, args):
+                extent = self.prim(a)
+                loops.append((str(t.children[0]), pb.literal(0, extent.dtype), extent,
+                              "serial", None, rx.EMPTY_ATTRS))
+        elif kind in LOOP_KINDS:
+            if len(targets) != 1:
+                raise self.error(f"T.{kind} binds one loop variable", targets_node,
+                                 rule="SYN-tir-10")
+            thread = None
+            if kind == "thread_binding":
+                if "thread" in kw:
+                    thread = self.value(kw.pop("thread"))
+                elif args and isinstance(args[-1], Tree) and args[-1].data == "strings":
+                    thread = self.value(args[-1])
+                    args = args[:-1]
+                if not isinstance(thread, str):
+                    raise self.error("T.thread_binding needs thread=\"threadIdx.x\" or the like",
+                                     iter_node, rule="SYN-tir-10")
+            annotations = rx.EMPTY_ATTRS
+            if "annotations" in kw:
+                annotations = self.attr_value(kw.pop("annotations"))
+                if annotations is None:
+                    annotations = rx.EMPTY_ATTRS
+            if kw:
+                raise self.error(f"unknown loop option {next(iter(kw))!r}", iter_node,
+                                 rule="SYN-tir-10")
+            if len(args) == 1:
+                extent = self.prim(args[0])
+                lo = pb.literal(0, extent.dtype)
+            elif len(args) == 2:
+                lo, hi = pb.match_types(self.prim(args[0]), self.prim(args[1]))
+                extent = _sub(hi, lo)
+            else:
+                raise self.error(f"T.{kind} takes (extent) or (start, stop)", iter_node,
+                                 rule="SYN-tir-10")
+            loops.append((str(targets[0].children[0]), lo, extent, LOOP_KINDS[kind], thread,
+                          annotations))
+        else:
+            raise self.error(f"unknown loop kind T.{kind}", iter_node, rule="SYN-tir-10")
+        loop_vars = []
+        saved = {}
+        for name, lo, extent, _k, _t, _a in loops:
+            var = P.Var(name, extent.dtype, span=self.ctx.span(stmt))
+            saved[name] = self.names.get(name)
+            self.names[name] = var
+            self.loops[id(var)] = (lo, extent)
+            loop_vars.append(var)
+        body = self.block_body(_statements(suite))
+        for (name, lo, extent, k, thread, annotations), var in reversed(list(zip(loops, loop_vars))):
+            body = tir.For(var, lo, extent, k, body, thread, annotations, span=self.ctx.span(stmt))
+        for name, old in saved.items():
+            if old is None:
+                self.names.pop(name, None)
+            else:
+                self.names[name] = old
+        return body
+
+    def with_statement(self, stmt: Tree) -> tir.Stmt:
+        ctx_node, as_name, suite = stmt.children
+        callee = self._callee_path(ctx_node)
+        if callee is not None and callee[0] == "T" and len(callee) == 2:
+            kind = callee[1]
+            if kind in BLOCK_NAMES:
+                return self.block(stmt, ctx_node, suite)
+            if kind == "init":
+                frame = self.frames[-1] if len(self.frames) > 1 else None
+                if frame is None:
+                    raise self.error("T.init() belongs inside a block", stmt, rule="SYN-tir-11")
+                if frame.init is not None:
+                    raise self.error("a block has one T.init()", stmt, rule="SYN-tir-11")
+                frame.init = self.block_body(_statements(suite))
+                return None
+        raise self.error("a `with` in a prim_func is T.sblock(...) (or T.block) or T.init()",
+                         ctx_node, rule="SYN-tir-11")
+
+    def block(self, stmt: Tree, ctx_node: Tree, suite: Tree) -> tir.Stmt:
+        args, kwargs = self.split_args(ctx_node.children[1])
+        name = ""
+        if args:
+            name = self.value(args[0])
+            if not isinstance(name, str):
+                raise self.error("a block's name is a string", args[0], rule="SYN-tir-11")
+        self.saw_block = True
+        frame = _BlockFrame()
+        self.frames.append(frame)
+        saved_names = dict(self.names)
+        try:
+            body = self.block_body(_statements(suite))
+        finally:
+            self.frames.pop()
+            self.names = saved_names
+        reads, writes = frame.reads, frame.writes
+        if reads is None or writes is None:
+            inferred_reads, inferred_writes = infer_regions(body, frame.init,
+                                                            frame.alloc_buffers)
+            reads = inferred_reads if reads is None else reads
+            writes = inferred_writes if writes is None else writes
+        block = tir.SBlock(name, tuple(frame.iter_vars), reads, writes, body, frame.init,
+                           tuple(frame.alloc_buffers), tuple(frame.match_buffers),
+                           frame.annotations, span=self.ctx.span(stmt))
+        return tir.SBlockRealize(tuple(frame.iter_values), frame.predicate or TRUE, block,
+                                 span=self.ctx.span(stmt))
+
+    def axis(self, name: str, kind: str, args: list, kwargs: list, node) -> None:
+        if kind not in AXIS_KINDS:
+            raise self.error(f"unknown axis kind T.axis.{kind}", node, rule="SYN-tir-12")
+        if len(args) != 2:
+            raise self.error(f"T.axis.{kind} takes (domain, binding)", node, rule="SYN-tir-12")
+        dom_value = self.value(args[0])
+        binding = self.as_prim(self.value(args[1]), args[1])
+        if isinstance(dom_value, (tuple, list)) and len(dom_value) == 2:
+            lo, hi = pb.match_types(self.as_prim(dom_value[0], args[0], binding.dtype),
+                                    self.as_prim(dom_value[1], args[0], binding.dtype))
+            dom = tir.Range(lo, _sub(hi, lo))
+        else:
+            extent = self.as_prim(dom_value, args[0], binding.dtype)
+            dom = tir.Range(pb.literal(0, extent.dtype), extent)
+        self.add_iter_var(name, dom, AXIS_KINDS[kind], binding, node)
+
+    def axis_remap(self, targets: list, node) -> None:
+        args, kwargs = self.split_args(node.children[1])
+        if len(args) != 2:
+            raise self.error("T.axis.remap takes (kinds, [loop variables])", node, rule="SYN-tir-12")
+        kinds = self.value(args[0])
+        loop_vars = self.value(args[1])
+        if not isinstance(kinds, str) or not isinstance(loop_vars, (list, tuple)):
+            raise self.error("T.axis.remap takes a string of kinds and a list of loop variables",
+                             node, rule="SYN-tir-12")
+        if not (len(kinds) == len(loop_vars) == len(targets)):
+            raise self.error(f"T.axis.remap: {len(targets)} names, {len(kinds)} kinds and "
+                             f"{len(loop_vars)} loop variables must agree", node, rule="SYN-tir-12")
+        for t, k, lv in zip(targets, kinds, loop_vars):
+            if k not in ("S", "R"):
+                raise self.error(f"axis kind {k!r} is not S or R", args[0], rule="SYN-tir-12")
+            if not isinstance(lv, P.Var) or id(lv) not in self.loops:
+                raise self.error("T.axis.remap maps loop variables of enclosing loops", args[1],
+                                 rule="SYN-tir-12")
+            lo, extent = self.loops[id(lv)]
+            self.add_iter_var(str(t.children[0]), tir.Range(lo, extent), k, lv, node)
+
+    def add_iter_var(self, name: str, dom: tir.Range, kind: str, binding: P.PrimExpr, node) -> None:
+        if len(self.frames) < 2:
+            raise self.error("block iteration variables belong inside a block", node,
+                             rule="SYN-tir-12")
+        var = P.Var(name, binding.dtype, span=self.ctx.span(node))
+        frame = self.frames[-1]
+        frame.iter_vars.append(tir.IterVar(var, dom, kind, span=self.ctx.span(node)))
+        frame.iter_values.append(binding)
+        self.names[name] = var
+
+    # -- expressions ------------------------------------------------------------------------------
+    def prim(self, node) -> P.PrimExpr:
+        return self.as_prim(self.value(node), node)
+
+    def as_prim(self, value, node, dtype: DataType | None = None) -> P.PrimExpr:
+        if isinstance(value, P.PrimExpr):
+            return value
+        if isinstance(value, (bool, int, float)):
+            try:
+                if dtype is not None:
+                    return pb.literal(value, dtype)
+                return pb.as_expr(value, self.default_int)
+            except pb.PrimBuildError as err:
+                raise self.error(str(err), node, rule="SYN-prim-1") from None
+        if isinstance(value, str):
+            return P.StringImm(value)
+        raise self.error(f"expected a scalar expression, found {pb.describe(value)}", node,
+                         rule="SYN-prim-1")
+
+    def call(self, callee, args: list, kwargs: list, node):
+        if isinstance(callee, Namespace) and callee.path[0] == "T":
+            return self.t_call(callee.path[1:], args, kwargs, node)
+        return super().call(callee, args, kwargs, node)
+
+    def t_call(self, path: tuple, args: list, kwargs: list, node):
+        name = ".".join(path)
+        kw = dict(kwargs)
+        span = self.ctx.span(node)
+        try:
+            if name == "Buffer":
+                return self.buffer_decl("", args, kwargs, node, "param")
+            if len(path) == 1 and _is_dtype(name):
+                if len(args) != 1 or kwargs:
+                    raise self.error(f"T.{name}(value) takes one value", node, rule="SYN-prim-1")
+                value = self.value(args[0])
+                dtype = parse_dtype(name)
+                if isinstance(value, P.PrimExpr):
+                    return pb.cast(dtype, value)
+                return pb.typed_const(dtype, value)
+            values = [self.value(a) for a in args]
+            if name in pb.BINARY_FUNCS:
+                if len(values) != 2:
+                    raise self.error(f"T.{name} takes two operands", node, rule="SYN-prim-1")
+                return pb.binary(pb.BINARY_FUNCS[name], self.as_prim(values[0], args[0]),
+                                 self.as_prim(values[1], args[1]), self.default_int)
+            if name in ("Select",):
+                if len(values) != 3:
+                    raise self.error("T.Select takes (cond, then, else)", node, rule="SYN-prim-1")
+                return pb.select(*[self.as_prim(v, a) for v, a in zip(values, args)])
+            if name in ("Cast", "cast"):
+                if len(values) != 2:
+                    raise self.error(f"T.{name} takes a dtype and a value", node, rule="SYN-prim-1")
+                if name == "Cast":
+                    dtype_node, value = args[0], values[1]
+                else:
+                    dtype_node, value = args[1], values[0]
+                return pb.cast(self.dtype_arg(dtype_node), self.as_prim(value, node))
+            if name in ("Not",):
+                return pb.logical_not(self.as_prim(values[0], node))
+            if name in ("max_value", "min_value", "infinity", "neg_infinity"):
+                if len(args) != 1:
+                    raise self.error(f"T.{name} takes a dtype", node, rule="SYN-prim-1")
+                return pb.extreme_value(name, self.dtype_arg(args[0]))
+            if name in ("Ramp",):
+                base, stride, lanes = values
+                base_e = self.as_prim(base, node)
+                return P.Ramp(base_e, self.as_prim(stride, node, base_e.dtype), int(lanes),
+                              base_e.dtype.with_lanes(int(lanes)))
+            if name in ("Broadcast",):
+                value, lanes = values
+                v = self.as_prim(value, node)
+                return P.Broadcast(v, int(lanes), v.dtype.with_lanes(int(lanes)))
+            if name in ("call_extern", "call_pure_extern", "call_intrin", "call_packed",
+                        "call_llvm_intrin", "call_llvm_pure_intrin"):
+                if not args:
+                    raise self.error(f"T.{name} takes a result dtype first", node, rule="SYN-prim-1")
+                dtype = self.dtype_arg(args[0])
+                rest = tuple(self.as_prim(v, a) for v, a in zip(values[1:], args[1:]))
+                return P.Call(f"tir.{name}", rest, dtype, span=span)
+            dtype = None
+            if "dtype" in kw:
+                dtype = self.dtype_arg(kw.pop("dtype"))
+            if kw:
+                raise self.error(f"T.{name} takes no keyword {next(iter(kw))!r}", node,
+                                 rule="SYN-call-1")
+            if len(path) == 1:
+                operands = [v if isinstance(v, str) else self.as_prim(v, a)
+                            for v, a in zip(values, args)]
+                return pb.intrinsic(name, operands, dtype, self.default_int)
+        except pb.PrimBuildError as err:
+            raise self.error(str(err), node, rule="SYN-prim-1") from None
+        raise self.error(f"unknown TIR function T.{name}", node, rule="SYN-call-3")
+
+    def _callee_path(self, node) -> tuple | None:
+        if isinstance(node, Tree) and node.data == "call":
+            try:
+                return tuple(self.dotted_name(node.children[0]).split("."))
+            except Exception:
+                return None
+        return None
+
+
+# Function attributes the earlier dialect spells under ``tir.`` (SYN-tir-14).
+_CLASSIC_ATTR_KEYS = {"tir.noalias": "tirx.noalias", "tir.is_scheduled": "tirx.is_scheduled",
+                      "tir.is_entry_func": "tirx.is_entry_func"}
+
+
+def _canonical_func_attrs(attrs: rx.Attrs) -> rx.Attrs:
+    return rx.Attrs(tuple((_CLASSIC_ATTR_KEYS.get(k, k), v) for k, v in attrs.items))
+
+
+class _TakesRest:
+    """A statement that took the rest of its suite as its body."""
+
+    def __init__(self, stmt: tir.Stmt):
+        self.stmt = stmt
+
+
+def _sub(a: P.PrimExpr, b: P.PrimExpr) -> P.PrimExpr:
+    if isinstance(a, P.IntImm) and isinstance(b, P.IntImm):
+        return P.IntImm(a.value - b.value, a.dtype)
+    if isinstance(b, P.IntImm) and b.value == 0:
+        return a
+    return pb.binary(P.Sub, a, b)
+
+
+def _is_dtype(name: str) -> bool:
+    try:
+        parse_dtype(name)
+        return name not in ("void", "handle", "")
+    except DTypeError:
+        return False
+
+
+def _statements(suite: Tree) -> list[Tree]:
+    out: list[Tree] = []
+    for c in suite.children:
+        if not isinstance(c, Tree):
+            continue
+        if c.data == "simple_stmt":
+            out.extend(s for s in c.children if isinstance(s, Tree))
+        else:
+            out.append(c)
+    return out
+
+
+def _rename_buffer(buf: tir.Buffer, name: str) -> tir.Buffer:
+    return tir.Buffer(name, buf.shape, buf.dtype, buf.data, buf.strides, buf.elem_offset,
+                      buf.scope, buf.align, buf.offset_factor, buf.axis_separators,
+                      span=buf.span)
+
+
+def infer_regions(body: tir.Stmt, init: tir.Stmt | None, allocated: list[tir.Buffer]):
+    """The reads and writes of a block whose text omits T.reads / T.writes: every
+    buffer it loads or stores, in order of first access, each access a point region
+    (spec/syntax.md, SYN-tir-13). Buffers the block allocates are not listed; when the
+    block has an init, the buffers it writes are not listed as reads (a reduction's
+    accumulator), as TVM does."""
+    reads: dict[int, list] = {}
+    writes: dict[int, list] = {}
+    own = {id(b) for b in allocated}
+
+    def visit_expr(e: P.PrimExpr) -> None:
+        if isinstance(e, tir.BufferLoad):
+            for i in e.indices:
+                visit_expr(i)
+            if id(e.buffer) not in own:
+                reads.setdefault(id(e.buffer), [e.buffer, e.indices])
+            return
+        for c in P.children(e):
+            visit_expr(c)
+
+    def visit(s: tir.Stmt | None) -> None:
+        if s is None:
+            return
+        if isinstance(s, tir.BufferStore):
+            visit_expr(s.value)
+            for i in s.indices:
+                visit_expr(i)
+            if id(s.buffer) not in own:
+                writes.setdefault(id(s.buffer), [s.buffer, s.indices])
+        elif isinstance(s, tir.SeqStmt):
+            for x in s.seq:
+                visit(x)
+        elif isinstance(s, tir.For):
+            visit(s.body)
+        elif isinstance(s, tir.IfThenElse):
+            visit_expr(s.condition)
+            visit(s.then_case)
+            visit(s.else_case)
+        elif isinstance(s, (tir.LetStmt,)):
+            visit_expr(s.value)
+            visit(s.body)
+        elif isinstance(s, tir.Evaluate):
+            visit_expr(s.value)
+        elif isinstance(s, tir.SBlockRealize):
+            visit(s.block.init)
+            visit(s.block.body)
+        elif isinstance(s, (tir.DeclBuffer, tir.Allocate, tir.AttrStmt, tir.While)):
+            visit(s.body)
+
+    visit(init)
+    visit(body)
+
+    def region(entry) -> tir.BufferRegion:
+        buf, indices = entry
+        return tir.BufferRegion(buf, tuple(tir.Range(i, pb.literal(1, i.dtype)) for i in indices))
+
+    write_regions = tuple(region(v) for v in writes.values())
+    read_regions = tuple(region(v) for k, v in reads.items()
+                         if not (init is not None and k in writes))
+    return read_regions, write_regions

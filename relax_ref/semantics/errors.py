@@ -1,0 +1,72 @@
+"""The error kinds of relax_ref, each pointing at a source span (spec/semantics.md).
+
+This module is a leaf: it depends only on ``ir.span`` so that every layer, the parser
+included, can raise these errors.
+"""
+from __future__ import annotations
+
+from relax_ref.ir.span import Span
+
+
+class RelaxError(Exception):
+    """Base of all errors about the user's program. ``rule`` names the spec rule that
+    was violated (e.g. ``SYN-indent-1``) when there is one."""
+
+    kind = "error"
+
+    def __init__(self, message: str, span: Span | None = None, *, rule: str | None = None,
+                 source_text: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.rule = rule
+        self.source_text = source_text
+
+    def __str__(self) -> str:
+        where = f"{self.span}: " if self.span is not None else ""
+        rule = f" [{self.rule}]" if self.rule else ""
+        return f"{where}{self.kind}: {self.message}{rule}"
+
+    def render(self) -> str:
+        """The message as ``FILE:LINE:COL: error: ...`` followed by the source line and a
+        caret under the column, when the source text is known."""
+        text = str(self)
+        if self.span is None or self.source_text is None:
+            return text
+        lines = self.source_text.splitlines()
+        if not 1 <= self.span.line <= len(lines):
+            return text
+        line = lines[self.span.line - 1]
+        width = 1
+        if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
+            width = self.span.end_column - self.span.column
+        caret = " " * (self.span.column - 1) + "^" * max(1, min(width, len(line) + 1))
+        return f"{text}\n    {line}\n    {caret}"
+
+
+class ParseError(RelaxError):
+    """Malformed text: not in the grammar, or not a construct TVMScript allows there."""
+
+    kind = "error"
+
+
+class WellFormedError(RelaxError):
+    """Ill-formed IR (scoping, dataflow purity, undefined symbolic variables, ...)."""
+
+
+class StructInfoError(RelaxError):
+    """An annotation contradicts what deduction proves, or an op's operands are invalid."""
+
+
+class RuntimeCheckError(RelaxError):
+    """A check the language makes at run time failed; ``check`` says which
+    (``match_cast``, ``shape_mismatch``, ``signature``, ...)."""
+
+    def __init__(self, message: str, span: Span | None = None, *, check: str,
+                 rule: str | None = None, source_text: str | None = None):
+        super().__init__(message, span, rule=rule, source_text=source_text)
+        self.check = check
+
+
+class ResourceError(RelaxError):
+    """A configured limit (tensor size, recursion depth, ...) would be exceeded."""

@@ -1,0 +1,24 @@
+"""Shared fixtures: where the TVMScript samples live."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLES = Path(os.environ.get("RELAX_REF_SAMPLES", REPO.parent / "shared" / "tvmscript-samples"))
+
+
+def sample_files() -> list[Path]:
+    """Every TVMScript sample text (``*.py``) shipped in ../shared/tvmscript-samples."""
+    if not SAMPLES.is_dir():
+        return []
+    return sorted(SAMPLES.glob("*.py"))
+
+
+@pytest.fixture(scope="session")
+def samples_dir() -> Path:
+    if not SAMPLES.is_dir():
+        pytest.skip(f"samples directory {SAMPLES} is absent")
+    return SAMPLES
