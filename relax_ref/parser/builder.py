@@ -148,7 +148,7 @@ def _module_statement(small: Tree, env: ModuleEnv, ctx: Context) -> None:
                 if len(args) != 1 or not _is_string(args[0]):
                     raise ctx.error("the metadata section is metadata = tvm.ir.load_json(\"\"\"...\"\"\")",
                                     value, rule="SYN-meta-1")
-                env.load_metadata(ctx.string(args[0], raw_escapes=True), args[0])
+                env.load_metadata(ctx.string(args[0]), args[0])
                 return
             if callee is not None and callee[:1] == ("T",) and len(callee) == 2:
                 # ``n = T.int64()`` at module level declares a name like TypeVar does.

@@ -14,7 +14,7 @@ from relax_ref.ir.span import Span
 from relax_ref.semantics.errors import ParseError
 
 from . import prim_builder as pb
-from .syntax import decode_float, decode_int, decode_string, parse_tree, unescape
+from .syntax import decode_float, decode_int, decode_string, parse_tree, span_of
 
 
 class Context:
@@ -25,15 +25,7 @@ class Context:
         self.source = source
 
     def span(self, node) -> Span | None:
-        if isinstance(node, Token):
-            return Span(self.source, node.line or 1, node.column or 1,
-                        node.end_line or node.line or 1, node.end_column or node.column or 1)
-        if isinstance(node, Tree):
-            meta = node.meta
-            if getattr(meta, "empty", True):
-                return None
-            return Span(self.source, meta.line, meta.column, meta.end_line, meta.end_column)
-        return None
+        return span_of(node, self.source)
 
     def error(self, message: str, node, *, rule: str | None = None) -> ParseError:
         span = self.span(node)
@@ -41,7 +33,7 @@ class Context:
             span = Span(self.source, 1, 1, 1, 1)
         return ParseError(message, span, rule=rule, source_text=self.text)
 
-    def string(self, node: Tree, raw_escapes: bool = False) -> str:
+    def string(self, node: Tree) -> str:
         """The value of a ``strings`` node (adjacent literals concatenated)."""
         parts = []
         for tok in node.children:
@@ -461,4 +453,4 @@ def _freeze(value):
     return value
 
 
-__all__ = ["Context", "ModuleEnv", "Reader", "Namespace", "ModuleRef", "unescape"]
+__all__ = ["Context", "ModuleEnv", "Reader", "Namespace", "ModuleRef"]

@@ -15,6 +15,8 @@ from lark.indenter import PythonIndenter
 from relax_ref.ir.span import Span
 from relax_ref.semantics.errors import ParseError
 
+from .metadata import unescape_python_string
+
 GRAMMAR_PATH = Path(__file__).with_name("tvmscript.lark")
 
 # How the grammar's terminals read in an error message.
@@ -142,49 +144,7 @@ def decode_string(token: str) -> str:
     body = token[i:]
     quote = body[:3] if body[:3] in ('"""', "'''") else body[0]
     inner = body[len(quote):len(body) - len(quote)]
-    return inner if raw else unescape(inner)
-
-
-_SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f",
-                   "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\n": ""}
-
-
-def unescape(body: str) -> str:
-    """Python's backslash escapes in a string body; unknown escapes stay as written."""
-    if "\\" not in body:
-        return body
-    out: list[str] = []
-    i, n = 0, len(body)
-    while i < n:
-        ch = body[i]
-        if ch != "\\" or i + 1 >= n:
-            out.append(ch)
-            i += 1
-            continue
-        nxt = body[i + 1]
-        if nxt in _SIMPLE_ESCAPES:
-            out.append(_SIMPLE_ESCAPES[nxt])
-            i += 2
-        elif nxt in "xuU":
-            width = {"x": 2, "u": 4, "U": 8}[nxt]
-            digits = body[i + 2:i + 2 + width]
-            if len(digits) == width and all(c in "0123456789abcdefABCDEF" for c in digits):
-                code = int(digits, 16)
-                out.append(chr(code) if code <= 0x10FFFF else "\ufffd")
-                i += 2 + width
-            else:
-                out.append("\\" + nxt)
-                i += 2
-        elif nxt in "01234567":
-            j = i + 1
-            while j < n and j < i + 4 and body[j] in "01234567":
-                j += 1
-            out.append(chr(int(body[i + 1:j], 8)))
-            i = j
-        else:
-            out.append("\\" + nxt)
-            i += 2
-    return "".join(out)
+    return inner if raw else unescape_python_string(inner)
 
 
 def decode_int(token: str) -> int:
