@@ -283,7 +283,7 @@ class Reader:
         return self.binary(op, self.value(children[0]), self.value(children[2]), node)
 
     def v_pow_(self, node):
-        return self.binary("**", self.value(node.children[0]), self.value(node.children[1]), node)
+        return self.binary("**", self.value(node.children[0]), self.value(node.children[2]), node)
 
     def v_unary(self, node):
         op = str(node.children[0])

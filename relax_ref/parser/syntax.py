@@ -71,6 +71,15 @@ def _parse_error(err: UnexpectedInput, text: str, source: str) -> ParseError:
         else:
             msg = f"unexpected character {ch!r}"
         return ParseError(msg, span, rule="SYN-lex-1", source_text=text)
+    if isinstance(err, UnexpectedToken) and err.token.type in ("_INDENT", "_DEDENT"):
+        # Indentation tokens carry the position of the line break before them.
+        tok = err.token
+        line = tok.end_line or line
+        column = tok.end_column or 1
+        span = Span(source, line, column, line, column + 1)
+        msg = ("unexpected indentation" if tok.type == "_INDENT"
+               else "unexpected dedent: the indented block above is incomplete")
+        return ParseError(msg, span, rule="SYN-indent-1", source_text=text)
     if isinstance(err, UnexpectedToken):
         tok = err.token
         found = _TOKEN_WORDS.get(tok.type, repr(str(tok))) if tok.type != "$END" else "end of input"

@@ -718,6 +718,10 @@ class TirReader(Reader):
     def call(self, callee, args: list, kwargs: list, node):
         if isinstance(callee, Namespace) and callee.path[0] == "T":
             return self.t_call(callee.path[1:], args, kwargs, node)
+        if isinstance(callee, Namespace):
+            raise self.error(f"{callee.dotted} is not part of TIR (a prim_func takes "
+                             f"T.Buffer(...) parameters and T.* functions)", node,
+                             rule="SYN-call-3")
         return super().call(callee, args, kwargs, node)
 
     def t_call(self, path: tuple, args: list, kwargs: list, node):
