@@ -1,0 +1,470 @@
+"""Normalization: A-normal form with struct info on every expression (spec/struct_info.md,
+section "Deduction"; paper section 4.1).
+
+``normalize(mod)`` returns a new module in which
+
+- every call's operands, every tuple's fields, every ``if`` condition and every
+  ``TupleGetItem`` operand are leaves (variables, constants, shape/prim/string/dtype
+  values, global functions); nested expressions are bound to fresh variables (``lv``,
+  ``lv1``, ...) in the enclosing block (SI-anf-1);
+- every op call is canonical (operands and attributes bound as TVM binds them,
+  defaults filled; SI-call-1);
+- every expression carries its deduced struct info, and every binding's variable carries
+  its annotation when the text wrote one (checked against deduction: it may be coarser,
+  never contradictory or finer; SI-ann-1, SI-ann-2) or else the deduced struct info;
+- every function carries a FuncStructInfo; a function without a return annotation
+  returns the erasure of its body's struct info to the symbols its parameters define
+  (SI-erase-1).
+
+Deduction is forward and local: each binding is deduced once from its operands, so the
+cost is linear in the size of the program.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import relax as rx
+from relax_ref.ir import struct_info as si
+from relax_ref.ir import tir
+from relax_ref.ir.dtype import BOOL
+from relax_ref.ir.numpy_dtype import dtype_of_numpy
+from relax_ref.ops.registry import canonicalize_call, deduce_call_sinfo, lookup
+from relax_ref.ops.structural import VOID_SINFO
+from relax_ref.semantics.errors import StructInfoError, WellFormedError
+from relax_ref.semantics.sinfo_relations import (
+    Check, base_check, bind_symbolic, defined_symbols, erase, join, substitute,
+)
+from relax_ref.solver.analyzer import Analyzer
+
+LEAVES = (rx.Var, rx.Constant, rx.ShapeExpr, rx.PrimValue, rx.StringImm, rx.DataTypeImm,
+          rx.GlobalVar, rx.ExternFunc, rx.Op)
+
+
+def normalize(mod: rx.IRModule) -> rx.IRModule:
+    """The normal form of ``mod`` (a new module; ``mod`` is unchanged)."""
+    return Normalizer(mod).run()
+
+
+def print_sinfo(s: si.StructInfo) -> str:
+    from relax_ref.parser.printer import print_struct_info
+
+    try:
+        return print_struct_info(s)
+    except Exception:  # noqa: BLE001 - a description must never fail
+        return type(s).__name__
+
+
+@dataclass
+class _FunctionScope:
+    """What is in scope while normalizing one function (nested functions chain)."""
+
+    analyzer: Analyzer
+    defined_syms: set[int]
+    names: set[str]
+    parent: "_FunctionScope | None" = None
+    var_map: dict[int, rx.Var] = field(default_factory=dict)
+
+    def lookup(self, var: rx.Var) -> rx.Var | None:
+        scope: _FunctionScope | None = self
+        while scope is not None:
+            hit = scope.var_map.get(id(var))
+            if hit is not None:
+                return hit
+            scope = scope.parent
+        return None
+
+    def fresh_name(self, hint: str) -> str:
+        if hint not in self.names:
+            self.names.add(hint)
+            return hint
+        i = 1
+        while f"{hint}{i}" in self.names:
+            i += 1
+        name = f"{hint}{i}"
+        self.names.add(name)
+        return name
+
+
+@dataclass
+class _Emitter:
+    """Where bindings produced while normalizing one block go."""
+
+    scope: _FunctionScope
+    dataflow: bool
+    bindings: list[rx.Binding] = field(default_factory=list)
+
+    def emit(self, value: rx.Expr, hint: str = "lv") -> rx.Var:
+        cls = rx.DataflowVar if self.dataflow else rx.Var
+        var = cls(self.scope.fresh_name(hint), value.struct_info, span=value.span)
+        self.bindings.append(rx.VarBinding(var, value, span=value.span))
+        return var
+
+
+class Normalizer:
+    def __init__(self, mod: rx.IRModule):
+        self.mod = mod
+        self.global_vars: dict[str, rx.GlobalVar] = {}
+        self.func_sinfo: dict[str, si.StructInfo] = {}
+        self.done: dict[str, object] = {}
+        self.in_progress: set[str] = set()
+
+    def run(self) -> rx.IRModule:
+        for name in self.mod.functions:
+            self.global_function(name)
+        return self.mod.with_functions({name: self.done[name] for name in self.mod.functions})
+
+    # -- functions ---------------------------------------------------------------------------
+    def global_function(self, name: str):
+        if name in self.done:
+            return self.done[name]
+        func = self.mod.functions[name]
+        if isinstance(func, tir.PrimFunc):
+            self.done[name] = func
+            return func
+        self.in_progress.add(name)
+        new = self.function(func, None)
+        self.in_progress.discard(name)
+        self.done[name] = new
+        self.func_sinfo[name] = new.struct_info
+        return new
+
+    def signature_sinfo(self, name: str) -> si.StructInfo:
+        """The struct info of a module function for its callers."""
+        func = self.mod.functions.get(name)
+        if func is None:
+            return si.ObjectStructInfo()
+        if isinstance(func, tir.PrimFunc):
+            ret = VOID_SINFO if func.ret_type is None else si.PrimStructInfo(func.ret_type)
+            return si.FuncStructInfo(None, ret, False)
+        if name in self.func_sinfo:
+            return self.func_sinfo[name]
+        if name in self.in_progress:
+            # A recursive call before the body is known: the written signature, or an
+            # opaque function when the return is not annotated.
+            params = tuple(p.struct_info for p in func.params)
+            ret = func.ret_struct_info or si.ObjectStructInfo()
+            return si.FuncStructInfo(params, ret, func.is_pure)
+        return self.global_function(name).struct_info
+
+    def function(self, func: rx.Function, parent: _FunctionScope | None) -> rx.Function:
+        analyzer = parent.analyzer if parent is not None else Analyzer()
+        if parent is None:
+            self._add_bounds(analyzer, func)
+        names = _names_in(func) if parent is None else parent.names
+        defined = set(parent.defined_syms) if parent is not None else set()
+        for p in func.params:
+            if p.struct_info is None:
+                raise StructInfoError(f"parameter {p.name_hint!r} has no annotation", p.span,
+                                      rule="SI-ann-3")
+        param_sinfo = tuple(p.struct_info for p in func.params)
+        for v in defined_symbols(param_sinfo):
+            defined.add(id(v))
+        scope = _FunctionScope(analyzer, defined, names, parent)
+        for p in func.params:
+            scope.var_map[id(p)] = p
+        body = self.seq_expr(func.body, scope, body_hint="gv", function_body=True)
+        ret = func.ret_struct_info
+        if ret is None:
+            ret = erase(body.struct_info, scope_syms_of_params(param_sinfo, parent))
+        else:
+            self.check(ret, body.struct_info, func.body.body.span or func.span,
+                       "the function's return annotation", analyzer, allow_runtime=True)
+        sinfo = si.FuncStructInfo(param_sinfo, ret, func.is_pure)
+        return rx.Function(func.params, body, func.ret_struct_info, func.is_pure, func.attrs,
+                           func.is_private, sinfo, span=func.span)
+
+    def _add_bounds(self, analyzer: Analyzer, func: rx.Function) -> None:
+        """``tir_var_upper_bound`` and ``tir_non_negative_var`` facts (SYM-assume-2)."""
+        bounds = func.attrs.get("tir_var_upper_bound")
+        syms = {v.name: v for v in defined_symbols(p.struct_info for p in func.params
+                                                   if p.struct_info is not None)}
+        if isinstance(bounds, rx.Attrs):
+            for key, value in bounds.items:
+                if key in syms and isinstance(value, int):
+                    analyzer.add_upper_bound(syms[key], value)
+
+    # -- blocks -----------------------------------------------------------------------------------
+    def seq_expr(self, seq: rx.SeqExpr, scope: _FunctionScope, body_hint: str,
+                 function_body: bool = False) -> rx.SeqExpr:
+        blocks: list[rx.BindingBlock] = []
+        for block in seq.blocks:
+            dataflow = isinstance(block, rx.DataflowBlock)
+            emitter = _Emitter(scope, dataflow)
+            for b in block.bindings:
+                self.binding(b, emitter)
+            if emitter.bindings:
+                cls = rx.DataflowBlock if dataflow else rx.BindingBlock
+                blocks.append(cls(tuple(emitter.bindings), span=block.span))
+        tail = _Emitter(scope, False)
+        body = self.expr(seq.body, tail)
+        if not _is_leaf_or_leaf_tuple(body):
+            body = tail.emit(body, body_hint)
+        if tail.bindings:
+            blocks.append(rx.BindingBlock(tuple(tail.bindings)))
+        return rx.SeqExpr(tuple(blocks), body, self.sinfo_of(body), span=seq.span)
+
+    def binding(self, b: rx.Binding, em: _Emitter) -> None:
+        scope = em.scope
+        if isinstance(b, rx.MatchCast):
+            value = self.leaf(b.value, em)
+            target = b.struct_info
+            check = base_check(target, value.struct_info, scope.analyzer)
+            if check is Check.FAIL:
+                raise StructInfoError(
+                    f"R.match_cast can never succeed: {print_sinfo(value.struct_info)} "
+                    f"cannot match {print_sinfo(target)}", b.span, rule="SI-cast-1")
+            for v in _bare_symbols(target):
+                scope.defined_syms.add(id(v))
+            sinfo = target
+            if b.var.struct_info is not None and b.var.struct_info is not target:
+                self.check(b.var.struct_info, target, b.span,
+                           f"the annotation of {b.var.name_hint!r}", scope.analyzer)
+                sinfo = b.var.struct_info
+            var = type(b.var)(b.var.name_hint, sinfo, span=b.var.span)
+            scope.var_map[id(b.var)] = var
+            em.bindings.append(rx.MatchCast(var, value, target, span=b.span))
+            return
+        hint = b.var.name_hint
+        value = self.expr(b.value, em, if_var_hint=hint)
+        deduced = value.struct_info
+        sinfo = deduced
+        if b.var.struct_info is not None:
+            self.check(b.var.struct_info, deduced, b.span, f"the annotation of {hint!r}",
+                       scope.analyzer)
+            sinfo = b.var.struct_info
+        var = type(b.var)(hint, sinfo, span=b.var.span)
+        scope.var_map[id(b.var)] = var
+        em.bindings.append(rx.VarBinding(var, value, span=b.span))
+
+    def check(self, annotation: si.StructInfo, deduced: si.StructInfo, span, what: str,
+              analyzer: Analyzer, allow_runtime: bool = False) -> None:
+        """A written annotation may be coarser than what is deduced, never contradictory
+        (SI-ann-1) nor finer (SI-ann-2: that needs R.match_cast)."""
+        result = base_check(annotation, deduced, analyzer)
+        if result is Check.FAIL:
+            raise StructInfoError(f"{what} {print_sinfo(annotation)} contradicts the deduced "
+                                  f"{print_sinfo(deduced)}", span, rule="SI-ann-1")
+        if result is Check.RUNTIME and not allow_runtime:
+            raise StructInfoError(f"{what} {print_sinfo(annotation)} is finer than what can be "
+                                  f"deduced ({print_sinfo(deduced)}); use R.match_cast to check "
+                                  f"it at run time", span, rule="SI-ann-2")
+
+    # -- expressions --------------------------------------------------------------------------
+    def leaf(self, e: rx.Expr, em: _Emitter, hint: str = "lv") -> rx.Expr:
+        """``e`` normalized and, unless it is a leaf, bound to a fresh variable."""
+        value = self.expr(e, em)
+        if isinstance(value, LEAVES):
+            return value
+        return em.emit(value, hint)
+
+    def expr(self, e: rx.Expr, em: _Emitter, if_var_hint: str | None = None) -> rx.Expr:
+        scope = em.scope
+        if isinstance(e, rx.Var):
+            mapped = scope.lookup(e)
+            if mapped is None:
+                raise WellFormedError(f"variable {e.name_hint!r} is used before it is defined",
+                                      e.span, rule="WF-var-1")
+            return mapped
+        if isinstance(e, rx.GlobalVar):
+            if e.name_hint not in self.mod.functions:
+                raise WellFormedError(f"the module has no function {e.name_hint!r}", e.span,
+                                      rule="WF-global-1")
+            return e
+        if isinstance(e, rx.Constant):
+            return rx.Constant(e.data, constant_sinfo(e), span=e.span)
+        if isinstance(e, rx.ShapeExpr):
+            return rx.ShapeExpr(e.values, si.ShapeStructInfo(e.values), span=e.span)
+        if isinstance(e, rx.PrimValue):
+            return rx.PrimValue(e.value, si.PrimStructInfo(e.value.dtype, e.value), span=e.span)
+        if isinstance(e, rx.StringImm):
+            return rx.StringImm(e.value, si.ObjectStructInfo(), span=e.span)
+        if isinstance(e, rx.DataTypeImm):
+            return rx.DataTypeImm(e.value, si.ObjectStructInfo(), span=e.span)
+        if isinstance(e, rx.ExternFunc):
+            return rx.ExternFunc(e.global_symbol, si.FuncStructInfo(None, si.ObjectStructInfo(),
+                                                                    False), span=e.span)
+        if isinstance(e, rx.Op):
+            return e
+        if isinstance(e, rx.Tuple):
+            fields = tuple(self.leaf(f, em) for f in e.fields)
+            return rx.Tuple(fields, si.TupleStructInfo(tuple(self.sinfo_of(f) for f in fields)),
+                            span=e.span)
+        if isinstance(e, rx.TupleGetItem):
+            tup = self.leaf(e.tuple_value, em)
+            ts = tup.struct_info
+            if isinstance(ts, si.TupleStructInfo):
+                if not 0 <= e.index < len(ts.fields):
+                    raise StructInfoError(f"index {e.index} is out of range for a tuple of "
+                                          f"{len(ts.fields)} fields", e.span, rule="SI-tuple-1")
+                sinfo = ts.fields[e.index]
+            elif isinstance(ts, si.ObjectStructInfo):
+                sinfo = si.ObjectStructInfo()
+            else:
+                raise StructInfoError(f"only tuples can be indexed, not {print_sinfo(ts)}",
+                                      e.span, rule="SI-tuple-1")
+            return rx.TupleGetItem(tup, e.index, sinfo, span=e.span)
+        if isinstance(e, rx.Call):
+            return self.call(e, em)
+        if isinstance(e, rx.If):
+            return self.if_expr(e, em, if_var_hint or "lv")
+        if isinstance(e, rx.SeqExpr):
+            return self.seq_expr(e, scope, body_hint="lv")
+        if isinstance(e, rx.Function):
+            return self.function(e, scope)
+        raise StructInfoError(f"cannot normalize {type(e).__name__}", getattr(e, "span", None),
+                              rule="SI-anf-1")
+
+    def call(self, e: rx.Call, em: _Emitter) -> rx.Call:
+        scope = em.scope
+        op = e.op
+        if isinstance(op, rx.Op):
+            opdef = lookup(op.name)
+            canonical = canonicalize_call(e) if opdef is not None else e
+            args = tuple(self.operand(a, em) for a in canonical.args)
+            new = rx.Call(op, args, canonical.attrs, canonical.sinfo_args, span=e.span)
+            if opdef is None:
+                raise StructInfoError(f"unknown operator {op.name.replace('relax.', 'R.')}",
+                                      e.span, rule="SI-op-unknown-1")
+            sinfo = deduce_call_sinfo(new, [self.sinfo_of(a) for a in args], scope.analyzer)
+            return _with_sinfo(new, sinfo)
+        callee = self.expr(op, em) if not isinstance(op, rx.GlobalVar) else op
+        if isinstance(op, rx.GlobalVar) and op.name_hint not in self.mod.functions:
+            raise WellFormedError(f"the module has no function {op.name_hint!r}", op.span,
+                                  rule="WF-global-1")
+        args = tuple(self.leaf(a, em) for a in e.args)
+        new = rx.Call(callee, args, e.attrs, e.sinfo_args, span=e.span)
+        if isinstance(callee, rx.ExternFunc):
+            sinfo = e.sinfo_args[0] if len(e.sinfo_args) == 1 else (
+                si.TupleStructInfo(tuple(e.sinfo_args)) if e.sinfo_args else si.ObjectStructInfo())
+            return _with_sinfo(new, sinfo)
+        fsinfo = self.signature_sinfo(op.name_hint) if isinstance(op, rx.GlobalVar) \
+            else callee.struct_info
+        return _with_sinfo(new, self.derive_call(fsinfo, args, e, scope))
+
+    def sinfo_of(self, e: rx.Expr) -> si.StructInfo:
+        """The struct info of a normalized expression (global functions have theirs in
+        the module)."""
+        if isinstance(e, rx.GlobalVar):
+            return self.signature_sinfo(e.name_hint)
+        if isinstance(e, rx.Op):
+            return si.ObjectStructInfo()
+        return e.struct_info
+
+    def operand(self, a: rx.Expr, em: _Emitter) -> rx.Expr:
+        """An op operand: a leaf, or a tuple of leaves (e.g. call_tir's arguments)."""
+        if isinstance(a, rx.Tuple):
+            return self.expr(a, em)
+        return self.leaf(a, em)
+
+    def derive_call(self, fsinfo, args: tuple[rx.Expr, ...], call: rx.Call,
+                    scope: _FunctionScope) -> si.StructInfo:
+        """The result of calling a function of struct info ``fsinfo`` (SI-call-fn-1..3):
+        its return with the callee's symbols replaced by the caller's expressions; what
+        cannot be expressed in the caller's terms is erased."""
+        if not isinstance(fsinfo, si.FuncStructInfo):
+            if isinstance(fsinfo, si.ObjectStructInfo):
+                return si.ObjectStructInfo()
+            raise StructInfoError(f"{print_sinfo(fsinfo)} is not callable", call.span,
+                                  rule="SI-call-fn-1")
+        if fsinfo.params is None:
+            return fsinfo.ret
+        if len(fsinfo.params) != len(args):
+            raise StructInfoError(f"the function takes {len(fsinfo.params)} arguments but is "
+                                  f"called with {len(args)}", call.span, rule="SI-call-fn-2")
+        arg_sinfo = [self.sinfo_of(a) for a in args]
+        mapping = bind_symbolic(fsinfo.params, arg_sinfo)
+        for i, (p, a) in enumerate(zip(fsinfo.params, arg_sinfo)):
+            p = substitute(p, mapping)
+            if base_check(p, a, scope.analyzer) is Check.FAIL:
+                raise StructInfoError(f"argument {i} has struct info {print_sinfo(a)}, which "
+                                      f"can never match the parameter's {print_sinfo(p)}",
+                                      call.span, rule="SI-call-fn-2")
+        callee_syms = {id(v) for v in defined_symbols(fsinfo.params)}
+        ret = substitute(fsinfo.ret, mapping)
+        # Symbols of the callee that the arguments did not determine are unknown here.
+        known = (scope.defined_syms - callee_syms) | {
+            id(v) for e in mapping.values() for v in P.free_vars(e)}
+        known |= {id(v) for v in _all_caller_symbols(arg_sinfo)}
+        return erase(ret, known)
+
+    def if_expr(self, e: rx.If, em: _Emitter, var_hint: str) -> rx.If:
+        scope = em.scope
+        cond = self.leaf(e.cond, em)
+        cs = cond.struct_info
+        ok = (isinstance(cs, si.TensorStructInfo) and cs.ndim in (0, -1)
+              and (cs.dtype.is_bool or cs.dtype.is_void)) or \
+             (isinstance(cs, si.PrimStructInfo) and cs.dtype == BOOL) or \
+             isinstance(cs, si.ObjectStructInfo)
+        if not ok:
+            raise StructInfoError(f"the condition of an if must be a bool scalar, not "
+                                  f"{print_sinfo(cs)}", e.span, rule="SI-if-1")
+        then_b = self.seq_expr(e.true_branch, scope, body_hint=f"{var_hint}_then")
+        else_b = self.seq_expr(e.false_branch, scope, body_hint=f"{var_hint}_else")
+        sinfo = join(then_b.struct_info, else_b.struct_info, scope.analyzer)
+        return rx.If(cond, then_b, else_b, sinfo, span=e.span)
+
+
+def constant_sinfo(c: rx.Constant) -> si.TensorStructInfo:
+    dims = tuple(P.IntImm(d) for d in c.data.shape)
+    return si.TensorStructInfo(dims, dtype_of_numpy(c.data.dtype))
+
+
+def scope_syms_of_params(param_sinfo, parent: _FunctionScope | None) -> set[int]:
+    out = {id(v) for v in defined_symbols(param_sinfo)}
+    if parent is not None:
+        out |= parent.defined_syms
+    return out
+
+
+def _bare_symbols(s: si.StructInfo) -> list[P.Var]:
+    return defined_symbols([s])
+
+
+def _all_caller_symbols(arg_sinfo) -> list[P.Var]:
+    from relax_ref.semantics.sinfo_relations import free_symbols
+
+    out = []
+    for a in arg_sinfo:
+        out.extend(free_symbols(a))
+    return out
+
+
+def _is_leaf_or_leaf_tuple(e: rx.Expr) -> bool:
+    if isinstance(e, LEAVES):
+        return True
+    if isinstance(e, rx.Tuple):
+        return all(isinstance(f, LEAVES) for f in e.fields)
+    return False
+
+
+def _with_sinfo(call: rx.Call, sinfo: si.StructInfo) -> rx.Call:
+    return rx.Call(call.op, call.args, call.attrs, call.sinfo_args, sinfo, span=call.span)
+
+
+def _names_in(func: rx.Function) -> set[str]:
+    """Every variable name bound anywhere in ``func``, so fresh names never collide."""
+    names: set[str] = set()
+
+    def seq(s: rx.SeqExpr) -> None:
+        for block in s.blocks:
+            for b in block.bindings:
+                names.add(b.var.name_hint)
+                value(b.value)
+        value(s.body)
+
+    def value(e) -> None:
+        if isinstance(e, rx.If):
+            seq(e.true_branch)
+            seq(e.false_branch)
+        elif isinstance(e, rx.Function):
+            for p in e.params:
+                names.add(p.name_hint)
+            seq(e.body)
+        elif isinstance(e, rx.SeqExpr):
+            seq(e)
+
+    for p in func.params:
+        names.add(p.name_hint)
+    seq(func.body)
+    return names
