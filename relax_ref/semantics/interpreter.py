@@ -1,0 +1,674 @@
+"""The definitional interpreter of Relax (spec/semantics.md).
+
+It evaluates a normalized module binding by binding, following the spec's rules in
+order, and checks everything the language says is checked: arguments and results
+against function signatures, ``match_cast``, the struct info deduced for every binding,
+``call_tir`` arguments against the PrimFunc's buffers, memory bounds, and resource
+limits. Fresh outputs and storage are poisoned so that a program that reads memory it
+never wrote shows wrong values instead of lucky right ones.
+
+    result = run(mod, "main", [x, w], )        # values: numpy arrays, ShapeValue, ...
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import relax as rx
+from relax_ref.ir import struct_info as si
+from relax_ref.ir import tir
+from relax_ref.ir.dtype import BOOL, DataType
+from relax_ref.ir.numpy_dtype import dtype_of_numpy, numpy_dtype
+from relax_ref.ops.common import OpRuntimeError
+from relax_ref.ops.registry import lookup
+from relax_ref.solver.evaluate import EvaluationError, evaluate_int
+
+from . import memory
+from .errors import RelaxError, ResourceError, RuntimeCheckError
+from .packed import lookup_packed
+from .values import (
+    Closure, DTypeValue, PackedFunc, PrimScalar, ShapeValue, StringValue, describe_value,
+)
+
+
+@dataclass
+class Limits:
+    """Resource limits (EXEC-limit-*): exceeding one raises ResourceError."""
+
+    max_tensor_bytes: int = memory.DEFAULT_MAX_BYTES
+    max_call_depth: int = 200
+    tir_mode: str = "auto"  # "scalar", "vectorized" or "auto" (vectorized with fallback)
+
+
+@dataclass
+class Frame:
+    """The variables of one function activation: Relax values by variable identity,
+    and symbolic variables' integer values."""
+
+    values: dict[int, Any] = field(default_factory=dict)
+    syms: dict[P.Var, int] = field(default_factory=dict)
+    parent: "Frame | None" = None
+
+    def lookup(self, var: rx.Var):
+        frame: Frame | None = self
+        while frame is not None:
+            if id(var) in frame.values:
+                return frame.values[id(var)]
+            frame = frame.parent
+        raise KeyError(var.name_hint)
+
+    def sym_env(self) -> dict[P.Var, int]:
+        if self.parent is None:
+            return self.syms
+        env = dict(self.parent.sym_env())
+        env.update(self.syms)
+        return env
+
+
+TraceHook = Callable[[rx.Binding, Any], None]
+
+
+class Interpreter:
+    def __init__(self, mod: rx.IRModule, *, limits: Limits | None = None,
+                 trace: TraceHook | None = None, normalized: bool = False):
+        if not normalized:
+            from .normalize import normalize
+
+            mod = normalize(mod)
+        self.mod = mod
+        self.limits = limits or Limits()
+        self.trace = trace
+        self.depth = 0
+
+    # -- entry ---------------------------------------------------------------------------------
+    def run(self, entry: str, args: list) -> Any:
+        func = self.mod.functions.get(entry)
+        if func is None:
+            raise RuntimeCheckError(f"the module has no function {entry!r} (functions: "
+                                    f"{', '.join(self.mod.functions)})", None, check="entry",
+                                    rule="EXEC-call-1")
+        if isinstance(func, tir.PrimFunc):
+            return self.call_prim_func(func, list(args), None)
+        return self.call_function(func, list(args), None, name=entry)
+
+    # -- functions (EXEC-call-*) -------------------------------------------------------------------
+    def call_function(self, func: rx.Function, args: list, span, *, name: str = "function",
+                      closure_env: Frame | None = None) -> Any:
+        if len(args) != len(func.params):
+            raise RuntimeCheckError(f"{name} takes {len(func.params)} arguments, got {len(args)}",
+                                    span, check="signature", rule="EXEC-call-2")
+        self.depth += 1
+        if self.depth > self.limits.max_call_depth:
+            self.depth = 0
+            raise ResourceError(f"call depth exceeds {self.limits.max_call_depth} "
+                                f"(unbounded recursion?)", span, rule="EXEC-limit-2")
+        try:
+            frame = Frame(parent=closure_env)
+            sinfos = [p.struct_info for p in func.params]
+            bind_and_check(args, sinfos, frame, check="signature", rule="EXEC-call-3",
+                           span=span, what=[f"argument {p.name_hint!r} of {name}"
+                                            for p in func.params])
+            for p, a in zip(func.params, args):
+                frame.values[id(p)] = a
+            result = self.seq(func.body, frame)
+            ret = func.ret_struct_info or (func.struct_info.ret if isinstance(
+                func.struct_info, si.FuncStructInfo) else None)
+            if ret is not None:
+                check_value(result, ret, frame.sym_env(), check="return", rule="EXEC-call-4",
+                            span=func.body.body.span or span, what=f"the result of {name}")
+            return result
+        finally:
+            self.depth -= 1
+
+    def seq(self, seq: rx.SeqExpr, frame: Frame) -> Any:
+        for block in seq.blocks:
+            for b in block.bindings:
+                self.binding(b, frame)
+        return self.expr(seq.body, frame)
+
+    def binding(self, b: rx.Binding, frame: Frame) -> None:
+        if isinstance(b, rx.MatchCast):
+            value = self.expr(b.value, frame)
+            # EXEC-match-cast-1: bind the new symbolic variables, check the rest.
+            bind_and_check([value], [b.struct_info], frame, check="match_cast",
+                           rule="EXEC-match-cast-1", span=b.span,
+                           what=[f"R.match_cast to {b.var.name_hint!r}"])
+        else:
+            value = self.expr(b.value, frame)
+            if b.var.struct_info is not None and not isinstance(b.value, rx.Function):
+                # EXEC-bind-1: the value has the struct info deduction promised.
+                check_value(value, b.var.struct_info, frame.sym_env(), check="struct_info",
+                            rule="EXEC-bind-1", span=b.span,
+                            what=f"the value bound to {b.var.name_hint!r}")
+        frame.values[id(b.var)] = value
+        if self.trace is not None:
+            self.trace(b, value)
+
+    # -- expressions ---------------------------------------------------------------------------------
+    def expr(self, e: rx.Expr, frame: Frame) -> Any:
+        if isinstance(e, rx.Var):
+            try:
+                return frame.lookup(e)
+            except KeyError:
+                raise RuntimeCheckError(f"variable {e.name_hint!r} has no value", e.span,
+                                        check="unbound", rule="EXEC-var-1") from None
+        if isinstance(e, rx.Constant):
+            return e.data
+        if isinstance(e, rx.PrimValue):
+            return eval_prim_value(e.value, frame.sym_env(), e.span)
+        if isinstance(e, rx.ShapeExpr):
+            return ShapeValue(tuple(eval_dim(d, frame.sym_env(), e.span) for d in e.values))
+        if isinstance(e, rx.StringImm):
+            return StringValue(e.value)
+        if isinstance(e, rx.DataTypeImm):
+            return DTypeValue(e.value)
+        if isinstance(e, rx.Tuple):
+            return tuple(self.expr(f, frame) for f in e.fields)
+        if isinstance(e, rx.TupleGetItem):
+            t = self.expr(e.tuple_value, frame)
+            if not isinstance(t, tuple) or not 0 <= e.index < len(t):
+                raise RuntimeCheckError(f"cannot take field {e.index} of {describe_value(t)}",
+                                        e.span, check="struct_info", rule="EXEC-tuple-1")
+            return t[e.index]
+        if isinstance(e, rx.GlobalVar):
+            func = self.mod.functions.get(e.name_hint)
+            if func is None:
+                raise RuntimeCheckError(f"no function {e.name_hint!r}", e.span, check="unbound",
+                                        rule="EXEC-var-1")
+            return Closure(func, None, e.name_hint)
+        if isinstance(e, rx.ExternFunc):
+            entry = lookup_packed(e.global_symbol)
+            if entry is None:
+                raise RuntimeCheckError(f"no packed function named {e.global_symbol!r} is "
+                                        f"registered", e.span, check="unbound",
+                                        rule="EXEC-packed-1")
+            return PackedFunc(e.global_symbol, entry)
+        if isinstance(e, rx.Function):
+            return Closure(e, frame, "<local function>")
+        if isinstance(e, rx.If):
+            return self.if_expr(e, frame)
+        if isinstance(e, rx.SeqExpr):
+            return self.seq(e, frame)
+        if isinstance(e, rx.Call):
+            return self.call(e, frame)
+        raise RuntimeCheckError(f"cannot evaluate {type(e).__name__}", getattr(e, "span", None),
+                                check="unsupported", rule="EXEC-expr-1")
+
+    def if_expr(self, e: rx.If, frame: Frame) -> Any:
+        """EXEC-if-1: the condition is a bool scalar (a 0-d tensor or an R.Prim)."""
+        cond = self.expr(e.cond, frame)
+        if isinstance(cond, np.ndarray) and cond.ndim == 0:
+            taken = bool(cond)
+        elif isinstance(cond, PrimScalar) and cond.dtype == BOOL:
+            taken = bool(cond.value)
+        else:
+            raise RuntimeCheckError(f"the condition of an if must be a bool scalar, found "
+                                    f"{describe_value(cond)}", e.span, check="struct_info",
+                                    rule="EXEC-if-1")
+        return self.seq(e.true_branch if taken else e.false_branch, frame)
+
+    # -- calls ------------------------------------------------------------------------------------------
+    def call(self, e: rx.Call, frame: Frame) -> Any:
+        op = e.op
+        if isinstance(op, rx.Op):
+            handler = _STRUCTURAL.get(op.name)
+            if handler is not None:
+                return handler(self, e, frame)
+            opdef = lookup(op.name)
+            if opdef is None or opdef.compute is None:
+                raise RuntimeCheckError(f"{op.name.replace('relax.', 'R.')} has no semantics "
+                                        f"in relax_ref yet", e.span, check="unsupported",
+                                        rule="EXEC-op-1")
+            args = [self.expr(a, frame) for a in e.args]
+            try:
+                return opdef.compute(e.attrs, *args)
+            except OpRuntimeError as err:
+                raise RuntimeCheckError(f"{opdef.short_name}: {err.message}", e.span,
+                                        check=err.check, rule=err.rule) from None
+            except memory.MemoryCheckError as err:
+                raise _memory_error(err, e.span) from None
+        args = [self.expr(a, frame) for a in e.args]
+        if isinstance(op, rx.GlobalVar):
+            func = self.mod.functions.get(op.name_hint)
+            if isinstance(func, tir.PrimFunc):
+                return self.call_prim_func(func, args, e.span, name=op.name_hint)
+            return self.call_function(func, args, e.span, name=op.name_hint)
+        callee = self.expr(op, frame)
+        return self.apply(callee, args, e, frame)
+
+    def apply(self, callee, args: list, e: rx.Call, frame: Frame) -> Any:
+        if isinstance(callee, Closure):
+            if isinstance(callee.func, tir.PrimFunc):
+                return self.call_prim_func(callee.func, args, e.span, name=callee.name)
+            return self.call_function(callee.func, args, e.span, name=callee.name,
+                                      closure_env=callee.env)
+        if isinstance(callee, PackedFunc):
+            result = self.call_packed(callee, args, e.span)
+            if e.sinfo_args:
+                want = e.sinfo_args[0] if len(e.sinfo_args) == 1 else \
+                    si.TupleStructInfo(tuple(e.sinfo_args))
+                check_value(result, want, frame.sym_env(), check="struct_info",
+                            rule="EXEC-packed-2", span=e.span,
+                            what=f"the result of {callee.name}")
+            return result
+        raise RuntimeCheckError(f"{describe_value(callee)} is not a function", e.span,
+                                check="struct_info", rule="EXEC-call-1")
+
+    def call_packed(self, callee: PackedFunc, args: list, span) -> Any:
+        try:
+            result = callee.impl.func(*args)
+        except RelaxError:
+            raise
+        except Exception as err:  # noqa: BLE001 - a user function's failure is reported
+            raise RuntimeCheckError(f"packed function {callee.name!r} failed: "
+                                    f"{type(err).__name__}: {err}", span, check="packed",
+                                    rule="EXEC-packed-3") from None
+        return () if result is None else result
+
+    def call_prim_func(self, func: tir.PrimFunc, args: list, span, name: str = "prim_func"):
+        """EXEC-tir-call-1: run a PrimFunc on its arguments (outputs are written in
+        place); its buffers' shapes and dtypes are checked by the TIR interpreter."""
+        from .tir_interp import run_prim_func
+
+        scalars = [a.value if isinstance(a, PrimScalar) else a for a in args]
+        try:
+            result = run_prim_func(func, scalars, mode=self.limits.tir_mode)
+        except RuntimeCheckError as err:
+            if err.span is None:
+                err.span = span
+            raise
+        return () if result is None else result
+
+    def alloc_output(self, sinfo: si.StructInfo, frame: Frame, span) -> np.ndarray:
+        """A fresh, poisoned tensor for a DPS output (EXEC-dps-1)."""
+        if not isinstance(sinfo, si.TensorStructInfo) or sinfo.shape is None \
+                or sinfo.dtype.is_void:
+            raise RuntimeCheckError("a call_tir output needs a known shape and dtype", span,
+                                    check="struct_info", rule="EXEC-dps-1")
+        env = frame.sym_env()
+        shape = tuple(eval_dim(d, env, span) for d in sinfo.shape)
+        try:
+            memory.check_size(shape, sinfo.dtype, self.limits.max_tensor_bytes)
+        except memory.MemoryCheckError as err:
+            raise _memory_error(err, span) from None
+        return memory.poison_array(shape, sinfo.dtype)
+
+
+# -- structural ops (spec/semantics.md "Structural calls") --------------------------------------
+
+def _dps_outputs(interp: Interpreter, e: rx.Call, frame: Frame) -> list[np.ndarray]:
+    return [interp.alloc_output(s, frame, e.span) for s in e.sinfo_args]
+
+
+def _eval_call_tir(interp: Interpreter, e: rx.Call, frame: Frame):
+    """EXEC-dps-1..3: allocate poisoned outputs from out_ty under the current symbolic
+    values, call the PrimFunc with inputs, outputs and tir_vars, return the outputs."""
+    callee = e.args[0]
+    inputs = list(interp.expr(e.args[1], frame))
+    tir_vars = []
+    if len(e.args) > 2:
+        shape = interp.expr(e.args[2], frame)
+        tir_vars = list(shape.dims)
+    if e.op.name == "relax.call_tir_inplace":
+        indices = e.attrs.get("inplace_indices")
+        indices = list(indices) if isinstance(indices, (tuple, list)) else [indices]
+        outputs = []
+        for k, idx in enumerate(indices):
+            sinfo = e.sinfo_args[k]
+            if idx is not None and idx >= 0:
+                arr = inputs[idx]
+                if not arr.flags.writeable:
+                    arr = np.array(arr, copy=True)
+                    inputs[idx] = arr
+                check_value(arr, sinfo, frame.sym_env(), check="shape_mismatch",
+                            rule="EXEC-dps-3", span=e.span, what=f"in-place output {k}")
+                outputs.append(arr)
+            else:
+                outputs.append(interp.alloc_output(sinfo, frame, e.span))
+        extra = [o for k, o in enumerate(outputs) if not (indices[k] is not None and indices[k] >= 0)]
+        args = inputs + extra + tir_vars
+    else:
+        outputs = _dps_outputs(interp, e, frame)
+        args = inputs + outputs + tir_vars
+    if isinstance(callee, rx.GlobalVar):
+        func = interp.mod.functions.get(callee.name_hint)
+        if not isinstance(func, tir.PrimFunc):
+            raise RuntimeCheckError(f"call_tir calls {callee.name_hint!r}, which is not a "
+                                    f"prim_func", e.span, check="struct_info", rule="EXEC-dps-2")
+        interp.call_prim_func(func, args, e.span, name=callee.name_hint)
+    else:
+        packed = interp.expr(callee, frame)
+        if not isinstance(packed, PackedFunc):
+            raise RuntimeCheckError("call_dps_packed calls a packed function", e.span,
+                                    check="struct_info", rule="EXEC-dps-2")
+        interp.call_packed(packed, args, e.span)
+    return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def _eval_call_pure_packed(interp: Interpreter, e: rx.Call, frame: Frame):
+    callee = interp.expr(e.args[0], frame)
+    args = [interp.expr(a, frame) for a in e.args[1:]]
+    return interp.apply(callee, args, rx.Call(e.args[0], e.args[1:], e.attrs, e.sinfo_args,
+                                              span=e.span), frame)
+
+
+def _eval_print(interp: Interpreter, e: rx.Call, frame: Frame):
+    values = [interp.expr(a, frame) for a in e.args]
+    fmt = e.attrs.get("format", "")
+    if isinstance(fmt, rx.StringImm):
+        fmt = fmt.value
+    shown = [_show(v) for v in values]
+    if fmt:
+        try:
+            text = fmt.format(*shown)
+        except (IndexError, KeyError, ValueError):
+            text = fmt + " " + " ".join(shown)
+    else:
+        text = " ".join(shown)
+    print(text, file=sys.stdout)
+    return ()
+
+
+def _eval_assert(interp: Interpreter, e: rx.Call, frame: Frame):
+    cond = interp.expr(e.args[0], frame)
+    ok = bool(cond.value) if isinstance(cond, PrimScalar) else bool(np.asarray(cond))
+    if not ok:
+        fmt = e.attrs.get("format", "Assertion failed")
+        if isinstance(fmt, rx.StringImm):
+            fmt = fmt.value
+        rest = [interp.expr(a, frame) for a in e.args[1:]]
+        try:
+            message = str(fmt).format(*[_show(v) for v in rest])
+        except (IndexError, KeyError, ValueError):
+            message = str(fmt)
+        raise RuntimeCheckError(message, e.span, check="assert", rule="EXEC-assert-1")
+    return ()
+
+
+def _int_of(v) -> int:
+    if isinstance(v, PrimScalar):
+        return int(v.value)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    raise TypeError(describe_value(v))
+
+
+def _eval_alloc_storage(interp: Interpreter, e: rx.Call, frame: Frame):
+    size = interp.expr(e.args[0], frame)
+    nbytes_count = 1
+    for d in size.dims:
+        nbytes_count *= d
+    dtype = interp.expr(e.args[3], frame).dtype if len(e.args) > 3 else None
+    if e.op.name == "relax.vm.alloc_storage" and len(e.args) > 2:
+        dtype = interp.expr(e.args[2], frame).dtype
+    itemsize = numpy_dtype(dtype).itemsize if dtype is not None and not dtype.is_void else 1
+    try:
+        return memory.alloc_storage(nbytes_count * itemsize, "global",
+                                    interp.limits.max_tensor_bytes)
+    except memory.MemoryCheckError as err:
+        raise _memory_error(err, e.span) from None
+
+
+def _eval_alloc_tensor(interp: Interpreter, e: rx.Call, frame: Frame):
+    storage = interp.expr(e.args[0], frame)
+    offset = _int_of(interp.expr(e.args[1], frame))
+    shape = interp.expr(e.args[2], frame)
+    dtype = interp.expr(e.args[3], frame).dtype
+    if not isinstance(storage, memory.Storage):
+        raise RuntimeCheckError(f"alloc_tensor needs a storage, found {describe_value(storage)}",
+                                e.span, check="struct_info", rule="EXEC-mem-view-1")
+    try:
+        return memory.view_tensor(storage, offset, tuple(shape.dims), dtype,
+                                  interp.limits.max_tensor_bytes)
+    except memory.MemoryCheckError as err:
+        raise _memory_error(err, e.span) from None
+
+
+def _eval_builtin_alloc_tensor(interp: Interpreter, e: rx.Call, frame: Frame):
+    shape = interp.expr(e.args[0], frame)
+    dtype = interp.expr(e.args[1], frame).dtype
+    try:
+        memory.check_size(tuple(shape.dims), dtype, interp.limits.max_tensor_bytes)
+    except memory.MemoryCheckError as err:
+        raise _memory_error(err, e.span) from None
+    return memory.poison_array(tuple(shape.dims), dtype)
+
+
+def _eval_kill(interp: Interpreter, e: rx.Call, frame: Frame):
+    target = interp.expr(e.args[0], frame)
+    if isinstance(target, memory.Storage):
+        memory.kill_storage(target)
+    elif isinstance(target, np.ndarray):
+        memory.kill_tensor(target)
+    return ()
+
+
+def _eval_null(interp: Interpreter, e: rx.Call, frame: Frame):
+    return ()
+
+
+_STRUCTURAL: dict[str, Callable] = {
+    "relax.call_tir": _eval_call_tir,
+    "relax.call_tir_inplace": _eval_call_tir,
+    "relax.call_tir_with_grad": _eval_call_tir,
+    "relax.call_dps_packed": _eval_call_tir,
+    "relax.call_pure_packed": _eval_call_pure_packed,
+    "relax.call_inplace_packed": _eval_call_pure_packed,
+    "relax.print": _eval_print,
+    "relax.assert_op": _eval_assert,
+    "relax.memory.alloc_storage": _eval_alloc_storage,
+    "relax.vm.alloc_storage": _eval_alloc_storage,
+    "relax.memory.alloc_tensor": _eval_alloc_tensor,
+    "relax.vm.alloc_tensor": _eval_alloc_tensor,
+    "relax.builtin.alloc_tensor": _eval_builtin_alloc_tensor,
+    "relax.memory.kill_storage": _eval_kill,
+    "relax.memory.kill_tensor": _eval_kill,
+    "relax.vm.kill_object": _eval_kill,
+    "relax.null_value": _eval_null,
+}
+
+
+def _memory_error(err: memory.MemoryCheckError, span) -> RelaxError:
+    if err.check == "resource":
+        return ResourceError(err.message, span, rule=err.rule)
+    return RuntimeCheckError(err.message, span, check=err.check, rule=err.rule)
+
+
+def _show(v) -> str:
+    if isinstance(v, np.ndarray):
+        return np.array2string(v, threshold=20)
+    if isinstance(v, PrimScalar):
+        return repr(v.value)
+    if isinstance(v, StringValue):
+        return v.value
+    return describe_value(v)
+
+
+# -- symbolic values (EXEC-sym-*) ------------------------------------------------------------------
+
+def eval_dim(e: P.PrimExpr, env: dict, span) -> int:
+    """The value of a shape dimension: a non-negative integer (EXEC-sym-1)."""
+    try:
+        value = int(evaluate_int(e, env))
+    except EvaluationError as err:
+        raise RuntimeCheckError(f"cannot evaluate the dimension {_pe(e)}: {err}", span,
+                                check="symbolic", rule="EXEC-sym-1") from None
+    if value < 0:
+        raise RuntimeCheckError(f"the dimension {_pe(e)} evaluates to {value}, which is negative",
+                                span, check="shape_mismatch", rule="EXEC-sym-1")
+    return value
+
+
+def eval_prim_value(e: P.PrimExpr, env: dict, span) -> PrimScalar:
+    """The value of an R.Prim expression in its dtype (EXEC-sym-2)."""
+    dtype = e.dtype
+    if isinstance(e, P.FloatImm):
+        return PrimScalar(float(numpy_dtype(dtype).type(e.value)), dtype)
+    try:
+        value = evaluate_int(e, env)
+    except EvaluationError as err:
+        raise RuntimeCheckError(f"cannot evaluate {_pe(e)}: {err}", span, check="symbolic",
+                                rule="EXEC-sym-2") from None
+    if dtype.is_bool:
+        return PrimScalar(bool(value), dtype)
+    if dtype.is_integer:
+        return PrimScalar(_wrap(int(value), dtype), dtype)
+    return PrimScalar(value, dtype)
+
+
+def _wrap(value: int, dtype: DataType) -> int:
+    bits = dtype.bits
+    value &= (1 << bits) - 1
+    if dtype.is_int and value >= 1 << (bits - 1):
+        value -= 1 << bits
+    return value
+
+
+def _pe(e: P.PrimExpr) -> str:
+    try:
+        from relax_ref.parser.printer import print_prim_expr
+
+        return print_prim_expr(e)
+    except Exception:  # noqa: BLE001 - a description must never fail
+        return type(e).__name__
+
+
+# -- values against struct info (EXEC-sinfo-*) ---------------------------------------------------
+
+def bind_and_check(values: list, sinfos: list, frame: Frame, *, check: str, rule: str, span,
+                   what: list[str]) -> None:
+    """Bind every symbolic variable at its first defining position -- a bare variable
+    as a dimension or as an R.Prim value, scanning the struct infos in order -- then
+    check every value against its struct info under those bindings (EXEC-sinfo-1)."""
+    env = frame.sym_env()
+    for value, sinfo in zip(values, sinfos):
+        _bind_bare(value, sinfo, env, frame)
+    for value, sinfo, w in zip(values, sinfos, what):
+        check_value(value, sinfo, env, check=check, rule=rule, span=span, what=w)
+
+
+def _bind_bare(value, sinfo, env: dict, frame: Frame) -> None:
+    if isinstance(sinfo, si.TensorStructInfo) and sinfo.shape is not None \
+            and isinstance(value, np.ndarray) and value.ndim == len(sinfo.shape):
+        for d, n in zip(sinfo.shape, value.shape):
+            if isinstance(d, P.Var) and d not in env:
+                env[d] = int(n)
+                frame.syms[d] = int(n)
+    elif isinstance(sinfo, si.ShapeStructInfo) and sinfo.values is not None \
+            and isinstance(value, ShapeValue) and len(value) == len(sinfo.values):
+        for d, n in zip(sinfo.values, value.dims):
+            if isinstance(d, P.Var) and d not in env:
+                env[d] = int(n)
+                frame.syms[d] = int(n)
+    elif isinstance(sinfo, si.PrimStructInfo) and isinstance(sinfo.value, P.Var) \
+            and isinstance(value, PrimScalar) and sinfo.value not in env:
+        env[sinfo.value] = value.value
+        frame.syms[sinfo.value] = value.value
+    elif isinstance(sinfo, si.TupleStructInfo) and isinstance(value, tuple) \
+            and len(value) == len(sinfo.fields):
+        for v, s in zip(value, sinfo.fields):
+            _bind_bare(v, s, env, frame)
+
+
+def check_value(value, sinfo: si.StructInfo, env: dict, *, check: str, rule: str, span,
+                what: str) -> None:
+    """Does ``value`` satisfy ``sinfo`` under the symbolic values ``env``? A
+    RuntimeCheckError of kind ``check`` naming what was expected and what was found
+    when not (EXEC-sinfo-2)."""
+    problem = _mismatch(value, sinfo, env)
+    if problem is not None:
+        from relax_ref.semantics.normalize import print_sinfo
+
+        raise RuntimeCheckError(f"{what}: expected {print_sinfo(sinfo)}, found "
+                                f"{describe_value(value)} ({problem})", span, check=check,
+                                rule=rule)
+
+
+def _mismatch(value, sinfo: si.StructInfo, env: dict) -> str | None:
+    if isinstance(sinfo, si.ObjectStructInfo):
+        return None
+    if isinstance(sinfo, si.TensorStructInfo):
+        if not isinstance(value, np.ndarray):
+            return "not a tensor"
+        if not sinfo.dtype.is_void:
+            try:
+                got = dtype_of_numpy(value.dtype)
+            except Exception:  # noqa: BLE001
+                return f"unsupported dtype {value.dtype}"
+            if got != sinfo.dtype:
+                return f"dtype {got} is not {sinfo.dtype}"
+        if sinfo.ndim >= 0 and value.ndim != sinfo.ndim:
+            return f"{value.ndim} dimensions, not {sinfo.ndim}"
+        if sinfo.shape is not None:
+            return _dims_mismatch(value.shape, sinfo.shape, env)
+        return None
+    if isinstance(sinfo, si.ShapeStructInfo):
+        if not isinstance(value, ShapeValue):
+            return "not a shape"
+        if sinfo.ndim >= 0 and len(value) != sinfo.ndim:
+            return f"{len(value)} dimensions, not {sinfo.ndim}"
+        if sinfo.values is not None:
+            return _dims_mismatch(value.dims, sinfo.values, env)
+        return None
+    if isinstance(sinfo, si.PrimStructInfo):
+        if not isinstance(value, PrimScalar):
+            return "not a scalar"
+        if value.dtype != sinfo.dtype:
+            return f"dtype {value.dtype} is not {sinfo.dtype}"
+        if sinfo.value is not None:
+            try:
+                want = evaluate_int(sinfo.value, env)
+            except EvaluationError:
+                return None  # floats and unknowns are not checked symbolically
+            if want != value.value:
+                return f"value {value.value} is not {_pe(sinfo.value)} = {want}"
+        return None
+    if isinstance(sinfo, si.TupleStructInfo):
+        if not isinstance(value, tuple):
+            return "not a tuple"
+        if len(value) != len(sinfo.fields):
+            return f"{len(value)} fields, not {len(sinfo.fields)}"
+        for i, (v, s) in enumerate(zip(value, sinfo.fields)):
+            inner = _mismatch(v, s, env)
+            if inner is not None:
+                return f"field {i}: {inner}"
+        return None
+    if isinstance(sinfo, si.FuncStructInfo):
+        if not isinstance(value, (Closure, PackedFunc)):
+            return "not a function"
+        return None
+    return f"unknown struct info {type(sinfo).__name__}"
+
+
+def _dims_mismatch(actual, expected, env: dict) -> str | None:
+    for i, (n, d) in enumerate(zip(actual, expected)):
+        try:
+            want = evaluate_int(d, env)
+        except EvaluationError:
+            return f"dimension {i} ({_pe(d)}) cannot be evaluated"
+        if int(n) != want:
+            if isinstance(d, P.IntImm):
+                return f"dimension {i} is {int(n)}, expected {want}"
+            return f"dimension {i} is {int(n)}, expected {_pe(d)} = {want}"
+    return None
+
+
+# -- convenience ---------------------------------------------------------------------------------------
+
+def run(mod: rx.IRModule, entry: str = "main", args: list | None = None, **kwargs) -> Any:
+    """Normalize ``mod`` and run ``entry`` on ``args``."""
+    return Interpreter(mod, **kwargs).run(entry, list(args or []))
+
+
+def flatten_values(value) -> list:
+    """Tuples flattened depth-first (the samples' out_0, out_1, ... convention)."""
+    if isinstance(value, tuple):
+        out = []
+        for v in value:
+            out.extend(flatten_values(v))
+        return out
+    return [value]
