@@ -1,38 +1,214 @@
-"""The ``relax-ref`` command line."""
+"""The ``relax-ref`` command line: print, check and run Relax modules."""
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from relax_ref.semantics.errors import RelaxError
+
+
+class CLIError(Exception):
+    """A problem with the command line itself (bad option values, missing files)."""
 
 
 def _read(path: str) -> str:
     try:
         data = Path(path).read_bytes()
     except OSError as err:
-        raise SystemExit(f"relax-ref: cannot read {path}: {err.strerror}")
+        raise CLIError(f"cannot read {path}: {err.strerror}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
         line = data[: err.start].count(b"\n") + 1
         col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-        print(f"{path}:{line}:{col}: error: the file is not UTF-8 text [SYN-lex-1]",
-              file=sys.stderr)
-        raise SystemExit(1)
+        raise CLIError(f"{path}:{line}:{col}: error: the file is not UTF-8 text [SYN-lex-1]") from None
+
+
+def _parse_file(path: str):
+    from relax_ref.parser.builder import parse
+
+    return parse(_read(path), path)
+
+
+def _write_text(text: str, output: str | None) -> None:
+    text = text if text.endswith("\n") else text + "\n"
+    if output:
+        Path(output).write_text(text)
+    else:
+        sys.stdout.write(text)
 
 
 def cmd_print(args: argparse.Namespace) -> int:
-    from relax_ref.parser.builder import parse
     from relax_ref.parser.printer import print_module
 
-    mod = parse(_read(args.file), args.file)
-    text = print_module(mod)
-    if args.output:
-        Path(args.output).write_text(text + ("" if text.endswith("\n") else "\n"))
-    else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    _write_text(print_module(_parse_file(args.file)), args.output)
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from relax_ref.parser.printer import print_module
+    from relax_ref.semantics.normalize import normalize
+
+    mod = normalize(_parse_file(args.file))
+    try:
+        from relax_ref.semantics.well_formed import check_well_formed
+    except ImportError:
+        check_well_formed = None
+    if check_well_formed is not None:
+        errors = check_well_formed(mod)
+        if errors:
+            for err in errors:
+                print(err.render(), file=sys.stderr)
+            return 1
+    _write_text(print_module(mod), args.output)
+    return 0
+
+
+def _sym_values(specs: list[str]) -> dict[str, int]:
+    out = {}
+    for spec in specs or []:
+        name, sep, value = spec.partition("=")
+        if not sep:
+            raise CLIError(f"--sym takes NAME=INT, got {spec!r}")
+        try:
+            out[name.strip()] = int(value)
+        except ValueError:
+            raise CLIError(f"--sym {name}: {value!r} is not an integer") from None
+    return out
+
+
+def _arg_value(spec: str, sinfo, env, rng):
+    from relax_ref.semantics.inputs import random_tensor, value_from_array
+    from relax_ref.ir.dtype import parse_dtype, DTypeError
+
+    if spec.startswith("random:"):
+        parts = spec.split(":")
+        if len(parts) != 3:
+            raise CLIError(f"random arguments are random:3x4:float32, got {spec!r}")
+        try:
+            shape = tuple(int(d) for d in parts[1].split("x")) if parts[1] else ()
+            dtype = parse_dtype(parts[2])
+        except (ValueError, DTypeError) as err:
+            raise CLIError(f"bad random argument {spec!r}: {err}") from None
+        return random_tensor(shape, dtype, rng)
+    if spec.endswith(".npy"):
+        try:
+            arr = np.load(spec, allow_pickle=False)
+        except (OSError, ValueError) as err:
+            raise CLIError(f"cannot load {spec}: {err}") from None
+        return value_from_array(arr, sinfo, spec)
+    try:
+        number = float(spec) if any(c in spec for c in ".eE") else int(spec)
+    except ValueError:
+        raise CLIError(f"cannot read the argument {spec!r} (a .npy file, random:SHAPE:DTYPE "
+                       f"or a number)") from None
+    return value_from_array(np.asarray(number), sinfo, spec)
+
+
+def _build_arguments(func, args: argparse.Namespace):
+    from relax_ref.semantics.inputs import (
+        InputError, arguments_from_arrays, random_value, symbols_needed,
+    )
+
+    rng = np.random.default_rng(args.seed)
+    sym = _sym_values(args.sym)
+    if args.args:
+        try:
+            data = np.load(args.args, allow_pickle=False)
+        except (OSError, ValueError) as err:
+            raise CLIError(f"cannot load {args.args}: {err}") from None
+        keys = sorted((k for k in data.files if k.startswith("in_")), key=lambda k: int(k[3:]))
+        try:
+            return arguments_from_arrays(func, [data[k] for k in keys])
+        except InputError as err:
+            raise CLIError(str(err)) from None
+    given = {}
+    for spec in args.arg or []:
+        name, sep, value = spec.partition("=")
+        if not sep:
+            raise CLIError(f"--arg takes NAME=VALUE, got {spec!r}")
+        given[name.strip()] = value
+    names = [p.name_hint for p in func.params]
+    for name in given:
+        if name not in names:
+            raise CLIError(f"the function has no parameter {name!r} (parameters: {', '.join(names)})")
+    env = {}
+    for v in symbols_needed(func):
+        if v.name in sym:
+            env[v] = sym[v.name]
+    values = []
+    for p in func.params:
+        if p.name_hint in given:
+            values.append(_arg_value(given[p.name_hint], p.struct_info, env, rng))
+        else:
+            try:
+                values.append(random_value(p.struct_info, env, rng, what=p.name_hint))
+            except InputError as err:
+                raise CLIError(str(err)) from None
+    return values
+
+
+def _summary(value) -> str:
+    from relax_ref.semantics.memory import count_poison
+    from relax_ref.semantics.values import describe_value
+
+    if isinstance(value, np.ndarray):
+        text = describe_value(value)
+        if value.size and (np.issubdtype(value.dtype, np.number) or value.dtype == np.bool_):
+            as_float = value.astype(np.float64)
+            finite = as_float[np.isfinite(as_float)]
+            if finite.size:
+                text += (f" min={finite.min():.6g} max={finite.max():.6g} "
+                         f"mean={finite.mean():.6g}")
+            nan = int(np.isnan(as_float).sum())
+            if nan:
+                text += f" nan={nan}"
+            poison = count_poison(value)
+            if poison and not np.issubdtype(value.dtype, np.floating):
+                text += f" poison={poison}"
+        return text
+    return describe_value(value)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from relax_ref.semantics.interpreter import Interpreter, flatten_values
+
+    mod = _parse_file(args.file)
+    trace = None
+    if args.trace:
+        def trace(binding, value):
+            print(f"  {binding.var.name_hint} = {_summary(value)}", file=sys.stderr)
+    interp = Interpreter(mod, trace=trace)
+    func = interp.mod.functions.get(args.entry)
+    if func is None:
+        raise CLIError(f"the module has no function {args.entry!r} "
+                       f"(functions: {', '.join(interp.mod.functions)})")
+    from relax_ref.ir import relax as rx
+
+    if not isinstance(func, rx.Function):
+        raise CLIError(f"{args.entry!r} is a prim_func; run a Relax function")
+    values = _build_arguments(func, args)
+    result = interp.run(args.entry, values)
+    outs = flatten_values(result)
+    for i, v in enumerate(outs):
+        print(f"out_{i}: {_summary(v)}")
+        if isinstance(v, np.ndarray) and v.size:
+            print("  " + np.array2string(v.reshape(-1)[:8], precision=5, separator=", ")
+                  + (" ..." if v.size > 8 else ""))
+    if args.out:
+        from relax_ref.semantics.values import PrimScalar, ShapeValue
+
+        arrays = {}
+        for i, v in enumerate(outs):
+            if isinstance(v, PrimScalar):
+                v = np.asarray(v.value)
+            elif isinstance(v, ShapeValue):
+                v = np.asarray(v.dims, dtype=np.int64)
+            arrays[f"out_{i}"] = v
+        np.savez(args.out, **arrays)
     return 0
 
 
@@ -43,6 +219,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("-o", "--output", help="write to this file instead of standard output")
     p.set_defaults(func=cmd_print)
+
+    p = sub.add_parser("check", help="normalize a module and print it with every binding "
+                                     "annotated, or report its errors")
+    p.add_argument("file")
+    p.add_argument("-o", "--output")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("run", help="interpret a function of a module")
+    p.add_argument("file")
+    p.add_argument("--entry", default="main")
+    p.add_argument("--arg", action="append", metavar="NAME=VALUE",
+                   help="an argument: file.npy, random:3x4:float32 or a number")
+    p.add_argument("--args", metavar="IN.npz", help="all arguments as in_0, in_1, ...")
+    p.add_argument("--sym", action="append", metavar="NAME=INT",
+                   help="the value of a symbolic variable for random arguments")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", metavar="OUT.npz", help="save results as out_0, out_1, ...")
+    p.add_argument("--trace", action="store_true", help="print every binding's value summary")
+    p.set_defaults(func=cmd_run)
     return parser
 
 
@@ -51,8 +246,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except RelaxError as err:
+        if err.source_text is None and err.span is not None:
+            try:
+                err.source_text = Path(err.span.source).read_text()
+            except (OSError, UnicodeDecodeError):
+                pass
         print(err.render(), file=sys.stderr)
         return 1
+    except CLIError as err:
+        print(f"relax-ref: error: {err}", file=sys.stderr)
+        return 2
     except RecursionError:
         print("relax-ref: error: the program is nested too deeply", file=sys.stderr)
         return 1
