@@ -212,6 +212,26 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_conformance(args: argparse.Namespace) -> int:
+    from relax_ref import conformance as conf
+
+    path = Path(args.path) if args.path else conf.DEFAULT_SUITE
+    if not path.exists():
+        raise CLIError(f"no conformance suite at {path}")
+    cases = conf.discover(path, args.k)
+    if not cases:
+        raise CLIError(f"no cases under {path}" + (f" matching {args.k!r}" if args.k else ""))
+    results = conf.run_suite(cases, args.impl, jobs=args.j, progress=sys.stderr.isatty())
+    conf.report(results, args.impl)
+    if args.junit:
+        conf.write_junit(results, args.junit, args.impl)
+    if args.record:
+        if args.impl != "tvm":
+            raise CLIError("--record writes TVM's results: use it with --impl tvm")
+        conf.record_tvm(results)
+    return 0 if all(r.passed for r in results) else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="relax-ref", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -238,6 +258,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="OUT.npz", help="save results as out_0, out_1, ...")
     p.add_argument("--trace", action="store_true", help="print every binding's value summary")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("conformance", help="run the conformance suite")
+    p.add_argument("path", nargs="?", help="the suite, an area or one case (default: the "
+                                           "suite shipped with relax_ref)")
+    p.add_argument("--impl", choices=("relax_ref", "tvm"), default="relax_ref")
+    p.add_argument("-k", metavar="PATTERN", help="only cases whose id contains PATTERN")
+    p.add_argument("-j", type=int, default=1, metavar="N", help="run N cases in parallel")
+    p.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    p.add_argument("--record", action="store_true",
+                   help="with --impl tvm: record each case's TVM result in its .toml")
+    p.set_defaults(func=cmd_conformance)
     return parser
 
 
