@@ -1,0 +1,300 @@
+"""Activations under ``R.nn``: ``relu``, ``gelu``, ``gelu_tanh``, ``silu``, ``selu``,
+``leakyrelu``, ``softplus``, ``prelu``, ``softmax``, ``log_softmax``
+(spec/ops/activation.md).
+
+Each op's struct-info rule and NumPy semantics sit side by side. The numerics follow the
+formulas of TVM's legalization (``relax/transform/legalize_ops/nn.py`` and
+``topi.nn``) step by step, rounding every intermediate to the tensor's dtype as the
+legalized TIR does when it stores each stage in a buffer of that dtype:
+
+- gelu: ``x * (0.5 + erf(x * 0.5**0.5) * 0.5)`` (erf in float32 for float16 inputs);
+- gelu_tanh: ``0.5 * x * (1 + tanh(sqrt(2/pi) * x * (1 + 0.044715 * x * x)))``;
+- silu: ``x * sigmoid(x)``, ``sigmoid(x) = 1 / (1 + exp(-x))``;
+- softmax: ``e / sum(e)`` with ``e = exp(x - max(x))``; the max starts from the dtype's
+  lowest finite value (TVM's reducer identity);
+- log_softmax: ``x - max(x) - log(sum(exp(x - max(x))))``.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import struct_info as si
+from relax_ref.ir.dtype import BOOL, DataType
+
+from .common import (
+    OpRuntimeError, common_dtype, describe_sinfo, int_const, normalize_axis, tensor_arg,
+)
+from .registry import Attr, DeduceContext, OpDef, Operand, register, to_float, to_int
+
+FAMILY = "activation"
+
+
+# -- deduction rules ---------------------------------------------------------------------------
+
+def is_float_kind(dtype: DataType) -> bool:
+    """TVM's float check for these ops: the float and bfloat codes (float16/32/64,
+    bfloat16). The float8/float6/float4 kinds are not accepted, as in TVM 0.27."""
+    return dtype.code in ("float", "bfloat")
+
+
+def deduce_activation(ctx: DeduceContext) -> si.StructInfo:
+    """SI-act-1: the result has the operand's struct info (relu accepts any dtype)."""
+    x = tensor_arg(ctx, 0)
+    return si.TensorStructInfo(x.shape, x.dtype, x.ndim, x.vdevice)
+
+
+def deduce_float_activation(ctx: DeduceContext) -> si.StructInfo:
+    """SI-act-2: like SI-act-1, and a known dtype must be a float kind."""
+    x = tensor_arg(ctx, 0)
+    _require_float(ctx, x.dtype, "SI-act-2")
+    return si.TensorStructInfo(x.shape, x.dtype, x.ndim, x.vdevice)
+
+
+def _require_float(ctx: DeduceContext, dtype: DataType, rule: str,
+                   accept=is_float_kind) -> None:
+    if not dtype.is_void and not accept(dtype):
+        raise ctx.error(f"needs a floating-point operand, found {dtype}", rule=rule)
+
+
+def deduce_softmax(ctx: DeduceContext) -> si.StructInfo:
+    """SI-act-softmax-1: softmax/log_softmax keep the operand's struct info; a known
+    dtype must be a float kind (SI-act-2) and the axis must be in range when the ndim is
+    known (SI-op-axis-1; a 0-d operand has no axis)."""
+    x = tensor_arg(ctx, 0)
+    _require_float(ctx, x.dtype, "SI-act-2")
+    if x.ndim >= 0:
+        normalize_axis(ctx, ctx.attr("axis"), x.ndim)
+    return si.TensorStructInfo(x.shape, x.dtype, x.ndim, x.vdevice)
+
+
+def deduce_prelu(ctx: DeduceContext) -> si.StructInfo:
+    """SI-act-prelu-1..3: the result has the data's struct info.
+
+    1. The data's known dtype is float16/32/64 (TVM 0.27 rejects bfloat16 here) and
+       alpha's agrees with it (SI-op-dtype-1).
+    2. ``axis`` is in range when the ndim is known (SI-op-axis-1); alpha is 1-d.
+    3. alpha's length is 1 or ``data.shape[axis]``; a length provably neither is an
+       error, one not provably either is checked at run time (EXEC-act-prelu-1)."""
+    x, alpha = tensor_arg(ctx, 0), tensor_arg(ctx, 1, "alpha")
+    _require_float(ctx, x.dtype, "SI-act-prelu-1", accept=lambda d: d.code == "float")
+    common_dtype(ctx, x.dtype, alpha.dtype)
+    axis = None
+    if x.ndim >= 0:
+        axis = normalize_axis(ctx, ctx.attr("axis"), x.ndim)
+    if alpha.ndim >= 0 and alpha.ndim != 1:
+        raise ctx.error(f"alpha must be 1-d, but its struct info is {describe_sinfo(alpha)}",
+                        rule="SI-act-prelu-2")
+    if axis is not None and x.shape is not None and alpha.shape is not None:
+        channels, length = x.shape[axis], alpha.shape[0]
+        if _provably_not(ctx, length, 1) and _provably_not(ctx, length, channels):
+            raise ctx.error(f"alpha has {_show(length)} elements, but the data has "
+                            f"{_show(channels)} channels on axis {axis}",
+                            rule="SI-act-prelu-3")
+    return si.TensorStructInfo(x.shape, x.dtype, x.ndim, x.vdevice)
+
+
+def _provably_not(ctx: DeduceContext, a: P.PrimExpr, b: P.PrimExpr | int) -> bool:
+    b = P.IntImm(b) if isinstance(b, int) else b
+    ca, cb = int_const(a), int_const(b)
+    if ca is not None and cb is not None:
+        return ca != cb
+    return ctx.analyzer.can_prove(P.NE(a, b, BOOL))
+
+
+def _show(e: P.PrimExpr) -> str:
+    c = int_const(e)
+    return str(c) if c is not None else repr(e)
+
+
+# -- NumPy semantics -----------------------------------------------------------------------------
+
+class _Rounding:
+    """Arithmetic that rounds every intermediate to the tensor's dtype ``dt``, working in
+    float32 (float64 for float64 tensors) between roundings. For float32/float64 this is
+    plain NumPy arithmetic in that dtype."""
+
+    def __init__(self, dt: np.dtype):
+        self.dt = dt
+        self.work = np.dtype(np.float64) if dt == np.float64 else np.dtype(np.float32)
+
+    def __call__(self, v) -> np.ndarray:
+        """Round to the dtype, hand back in the working precision."""
+        return np.asarray(v, dtype=self.work).astype(self.dt).astype(self.work)
+
+    def const(self, c: float) -> np.ndarray:
+        """A constant of the dtype (TIR ``tirx.const(c, dtype)``)."""
+        return self(np.asarray(c, dtype=np.float64))
+
+    def result(self, v) -> np.ndarray:
+        return np.asarray(v, dtype=self.work).astype(self.dt)
+
+
+def erf_array(x: np.ndarray) -> np.ndarray:
+    """The error function elementwise, through ``math.erf`` (float64)."""
+    flat = np.fromiter((math.erf(float(v)) for v in np.ravel(x)), dtype=np.float64,
+                       count=x.size)
+    return flat.reshape(x.shape)
+
+
+def _quiet(fn):
+    def run(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    return run
+
+
+@_quiet
+def _relu(attrs, x):
+    """EXEC-act-relu-1: ``max(x, 0)`` in the tensor's dtype."""
+    return np.maximum(x, np.zeros((), dtype=x.dtype)).astype(x.dtype)
+
+
+@_quiet
+def _gelu(attrs, x):
+    r = _Rounding(x.dtype)
+    v = r(x)
+    inner = r(v * r.const(0.5 ** 0.5))
+    erf = r(erf_array(inner))  # float16: TVM computes erf in float32, then rounds
+    return r.result(v * r(r.const(0.5) + r(erf * r.const(0.5))))
+
+
+@_quiet
+def _gelu_tanh(attrs, x):
+    r = _Rounding(x.dtype)
+    v = r(x)
+    cubic = r(r.const(1.0) + r(r(r.const(0.044715) * v) * v))
+    t = r(np.tanh(r(r(r.const(math.sqrt(2.0 / math.pi)) * v) * cubic)))
+    return r.result(r(r.const(0.5) * v) * r(r.const(1.0) + t))
+
+
+def _sigmoid(r: _Rounding, v: np.ndarray) -> np.ndarray:
+    return r(r.const(1.0) / r(r.const(1.0) + r(np.exp(r(-v)))))
+
+
+@_quiet
+def _silu(attrs, x):
+    r = _Rounding(x.dtype)
+    v = r(x)
+    return r.result(v * _sigmoid(r, v))
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+@_quiet
+def _selu(attrs, x):
+    """``scale * (max(x, 0) + min(0, alpha * (exp(x) - 1)))``."""
+    r = _Rounding(x.dtype)
+    v = r(x)
+    positive = np.maximum(v, r.const(0.0))
+    negative = np.minimum(r.const(0.0), r(r.const(_SELU_ALPHA) * r(r(np.exp(v)) - r.const(1.0))))
+    return r.result(r.const(_SELU_SCALE) * r(positive + negative))
+
+
+@_quiet
+def _leakyrelu(attrs, x):
+    """``x if x > 0 else x * alpha`` (alpha a constant of the dtype)."""
+    r = _Rounding(x.dtype)
+    v = r(x)
+    return r.result(np.where(v > 0, v, r(v * r.const(attrs.get("alpha")))))
+
+
+@_quiet
+def _softplus(attrs, x):
+    """``x if beta * x > threshold else (1 / beta) * log(1 + exp(beta * x))``."""
+    r = _Rounding(x.dtype)
+    v = r(x)
+    beta, threshold = r.const(attrs.get("beta")), r.const(attrs.get("threshold"))
+    bx = r(beta * v)
+    smooth = r(r(r.const(1.0) / beta) * r(np.log(r(r.const(1.0) + r(np.exp(bx))))))
+    return r.result(np.where(bx > threshold, v, smooth))
+
+
+@_quiet
+def _prelu(attrs, x, alpha):
+    """EXEC-act-prelu-1: ``x if x > 0 else x * alpha[c]`` with ``c`` the index on
+    ``axis``; an alpha of length 1 applies to every channel."""
+    if alpha.ndim != 1:
+        raise OpRuntimeError("shape_mismatch", f"alpha must be 1-d, found shape {alpha.shape}",
+                             rule="EXEC-act-prelu-1")
+    axis = attrs.get("axis")
+    if not -x.ndim <= axis < x.ndim:
+        raise OpRuntimeError("invalid_value", f"axis {axis} is out of range for a tensor of "
+                             f"{x.ndim} dimensions", rule="EXEC-act-prelu-1")
+    axis %= x.ndim
+    channels = x.shape[axis]
+    if alpha.shape[0] not in (1, channels):
+        raise OpRuntimeError("shape_mismatch", f"alpha has {alpha.shape[0]} elements, but "
+                             f"the data has {channels} channels on axis {axis}",
+                             rule="EXEC-act-prelu-1")
+    r = _Rounding(x.dtype)
+    v = r(x)
+    shape = [1] * x.ndim
+    shape[axis] = alpha.shape[0]
+    slope = r(alpha).reshape(shape)
+    return r.result(np.where(v > 0, v, r(v * slope)))
+
+
+def _softmax_parts(attrs, x):
+    """The shared first stages of softmax and log_softmax: the values, the max over the
+    axis (from the dtype's lowest finite value), and the sum of exponentials."""
+    from .reduce import identity_low
+
+    axis = attrs.get("axis")
+    if not -x.ndim <= axis < x.ndim:
+        raise OpRuntimeError("invalid_value", f"axis {axis} is out of range for a tensor of "
+                             f"{x.ndim} dimensions", rule="EXEC-act-softmax-1")
+    r = _Rounding(x.dtype)
+    v = r(x)
+    low = r.const(float(identity_low(x.dtype)))
+    maxelem = np.max(v, axis=axis, keepdims=True, initial=low)
+    exp = r(np.exp(r(v - maxelem)))
+    expsum = r(np.sum(exp, axis=axis, keepdims=True))
+    return r, v, maxelem, exp, expsum
+
+
+@_quiet
+def _softmax(attrs, x):
+    """EXEC-act-softmax-1: ``exp(x - max) / sum(exp(x - max))`` along ``axis``."""
+    r, _, _, exp, expsum = _softmax_parts(attrs, x)
+    return r.result(exp / expsum)
+
+
+@_quiet
+def _log_softmax(attrs, x):
+    """EXEC-act-softmax-1: ``x - max - log(sum(exp(x - max)))`` along ``axis``."""
+    r, v, maxelem, _, expsum = _softmax_parts(attrs, x)
+    return r.result(r(v - maxelem) - r(np.log(expsum)))
+
+
+# -- registration ------------------------------------------------------------------------------
+
+def _register_all() -> None:
+    data = (Operand("data"),)
+    register(OpDef("relax.nn.relu", data, deduce=deduce_activation, compute=_relu,
+                   family=FAMILY, spec_rule="SI-act-1"))
+    for name, fn in {"gelu": _gelu, "gelu_tanh": _gelu_tanh, "silu": _silu,
+                     "selu": _selu}.items():
+        register(OpDef(f"relax.nn.{name}", data, deduce=deduce_float_activation, compute=fn,
+                       family=FAMILY, spec_rule="SI-act-2"))
+    register(OpDef("relax.nn.leakyrelu", data, (Attr("alpha", 0.01, to_float),),
+                   deduce=deduce_float_activation, compute=_leakyrelu, family=FAMILY,
+                   spec_rule="SI-act-2"))
+    register(OpDef("relax.nn.softplus", data,
+                   (Attr("beta", 1.0, to_float), Attr("threshold", 20.0, to_float)),
+                   deduce=deduce_float_activation, compute=_softplus, family=FAMILY,
+                   spec_rule="SI-act-2"))
+    register(OpDef("relax.nn.prelu", (Operand("data"), Operand("alpha")),
+                   (Attr("axis", 1, to_int),), deduce=deduce_prelu, compute=_prelu,
+                   family=FAMILY, spec_rule="SI-act-prelu-1"))
+    for name, fn in {"softmax": _softmax, "log_softmax": _log_softmax}.items():
+        register(OpDef(f"relax.nn.{name}", data, (Attr("axis", -1, to_int),),
+                   deduce=deduce_softmax, compute=fn, family=FAMILY,
+                   spec_rule="SI-act-softmax-1"))
+
+
+_register_all()
