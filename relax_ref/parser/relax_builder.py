@@ -528,23 +528,6 @@ class RelaxReader(Reader):
                 raise self.error(f"{what} has no option {key!r} (options: {', '.join(allowed)})",
                                  kw[key], rule="SYN-sinfo-1")
 
-    def dtype_arg(self, node) -> DataType:
-        value = self.value(node)
-        if isinstance(value, DataType):
-            return value
-        if isinstance(value, Namespace) and len(value.path) == 2 and value.path[0] == "T" \
-                and _is_dtype(value.path[1]):
-            return parse_dtype(value.path[1])
-        if value is None:
-            return VOID
-        if not isinstance(value, str):
-            raise self.error(f"expected a dtype string such as \"float32\", found "
-                             f"{_describe(value)}", node, rule="SYN-dtype-1")
-        try:
-            return parse_dtype(value)
-        except DTypeError:
-            raise self.error(f"unknown dtype {value!r}", node, rule="SYN-dtype-1") from None
-
     def shape_dims(self, node) -> tuple[P.PrimExpr, ...] | None:
         """The dimensions of a shape annotation: a tuple or list of ints, symbolic names,
         expressions, or strings holding either (``("n", 4)``, ``("n * 4",)``)."""
@@ -680,24 +663,9 @@ class RelaxReader(Reader):
         raise self.error(f"{_describe(callee)} cannot be called", node, rule="SYN-call-2")
 
     def t_call(self, name: str, args: list, kwargs: list, node):
-        """``T.int64(5)`` and the like inside Relax: scalar constants and expressions."""
-        values = [self.value(a) for a in args]
-        try:
-            if _is_dtype(name):
-                if len(values) != 1:
-                    raise self.error(f"T.{name}(value) takes one value here", node, rule="SYN-prim-1")
-                v = values[0]
-                if isinstance(v, P.PrimExpr):
-                    return pb.cast(parse_dtype(name), v)
-                return pb.typed_const(parse_dtype(name), v)
-            if name in pb.BINARY_FUNCS and len(values) == 2:
-                return pb.binary(pb.BINARY_FUNCS[name], self.to_prim_operand(values[0], node),
-                                 self.to_prim_operand(values[1], node), INT64)
-            if name in ("Select", "if_then_else") and len(values) == 3:
-                return pb.select(*[self.to_prim_operand(v, node) for v in values], default=INT64)
-        except pb.PrimBuildError as err:
-            raise self.error(str(err), node, rule="SYN-prim-1") from None
-        raise self.error(f"T.{name} cannot be used in a Relax function", node, rule="SYN-call-3")
+        """``T.int64(5)``, ``T.Cast``, ``T.max`` and the like inside Relax: scalar
+        expressions, built by the rules TIR uses (Reader.prim_function)."""
+        return self.prim_function((name,), args, kwargs, node)
 
     def r_call(self, name: str, args: list, kwargs: list, node):
         span = self.ctx.span(node)
@@ -757,6 +725,10 @@ class RelaxReader(Reader):
         if name in DPS_CALLS:
             return self.dps_call(name, args, attrs, sinfo_args, node)
         exprs = tuple(self.expr(a) for a in args)
+        if name == "builtin.alloc_tensor" and not sinfo_args and len(exprs) >= 2 \
+                and isinstance(exprs[0], rx.ShapeExpr) and isinstance(exprs[1], rx.DataTypeImm):
+            # ty_args may be omitted where the shape and dtype give it (PRINT-alloc-1).
+            sinfo_args = (si.TensorStructInfo(exprs[0].values, exprs[1].value),)
         return rx.Call(rx.Op(f"relax.{name}"), exprs, attrs, sinfo_args, span=span)
 
     def keyword_args(self, kwargs: list, node) -> tuple[rx.Attrs, tuple]:

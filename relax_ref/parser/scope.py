@@ -130,6 +130,8 @@ class Reader:
             return ModuleRef()
         if name == "metadata" and self.env.metadata:
             return self.env.metadata
+        if name == "float":
+            return Namespace(("float",))
         raise self.error(f"undefined name {name!r}", node, rule="SYN-name-1")
 
     # -- expressions -------------------------------------------------------------------
@@ -233,6 +235,11 @@ class Reader:
     def v_call(self, node):
         callee = self.value(node.children[0])
         args, kwargs = self.split_args(node.children[1])
+        if callee == Namespace(("float",)):
+            text = self.value(args[0]) if len(args) == 1 and not kwargs else None
+            if not isinstance(text, str):
+                raise self.error('float() takes "nan", "inf" or "-inf"', node, rule="SYN-prim-1")
+            return _special_float(text, node, self)
         return self.call(callee, args, kwargs, node)
 
     def split_args(self, arglist) -> tuple[list, list[tuple[str, Tree]]]:
@@ -379,6 +386,111 @@ class Reader:
         raise self.error(f"expected a scalar expression, found {pb.describe(value)}", node,
                          rule="SYN-prim-1")
 
+    # -- T.* scalar functions, shared by Relax and TIR (SYN-prim-1) -------------------------
+    def scalar(self, value, node, dtype=None) -> P.PrimExpr:
+        """A scalar operand as a PrimExpr; subclasses also accept their own variables."""
+        value = self.to_prim_operand(value, node)
+        if isinstance(value, P.PrimExpr):
+            return value
+        try:
+            if dtype is not None:
+                return pb.literal(value, dtype)
+            return pb.as_expr(value, self.default_int)
+        except pb.PrimBuildError as err:
+            raise self.error(str(err), node, rule="SYN-prim-1") from None
+
+    def dtype_arg(self, node):
+        """A dtype argument: a string, ``T.float32`` or None (unknown)."""
+        from relax_ref.ir.dtype import VOID, DataType, DTypeError, parse_dtype
+
+        value = self.value(node)
+        if isinstance(value, DataType):
+            return value
+        if isinstance(value, Namespace) and len(value.path) == 2 and value.path[0] == "T":
+            value = value.path[1]
+        if value is None:
+            return VOID
+        if not isinstance(value, str):
+            raise self.error(f"expected a dtype such as \"float32\", found {pb.describe(value)}",
+                             node, rule="SYN-dtype-1")
+        try:
+            return parse_dtype(value)
+        except DTypeError:
+            raise self.error(f"unknown dtype {value!r}", node, rule="SYN-dtype-1") from None
+
+    def prim_function(self, path: tuple, args: list, kwargs: list, node) -> P.PrimExpr:
+        """``T.<name>(...)`` building a scalar expression: typed constants and casts
+        (``T.int64(16)``, ``T.float32("nan")``), the binary functions, ``T.Select``,
+        ``T.Cast``/``T.cast``, ``T.Not``, ``T.max_value`` and friends, ``T.Ramp``,
+        ``T.Broadcast``, extern calls, and the math intrinsics."""
+        name = ".".join(path)
+        kw = dict(kwargs)
+        try:
+            if len(path) == 1 and _is_dtype_name(name):
+                if len(args) != 1 or kwargs:
+                    raise self.error(f"T.{name}(value) takes one value", node, rule="SYN-prim-1")
+                value = self.value(args[0])
+                dtype = pb.dtype_from_name(name)
+                if isinstance(value, str):
+                    value = _special_float(value, node, self)
+                if isinstance(value, (bool, int, float)):
+                    return pb.typed_const(dtype, value)
+                return pb.cast(dtype, self.scalar(value, args[0]))
+            if name in ("max_value", "min_value", "infinity", "neg_infinity"):
+                if len(args) != 1:
+                    raise self.error(f"T.{name} takes a dtype", node, rule="SYN-prim-1")
+                return pb.extreme_value(name, self.dtype_arg(args[0]))
+            if name in ("Cast", "cast"):
+                if len(args) != 2:
+                    raise self.error(f"T.{name} takes a dtype and a value", node, rule="SYN-prim-1")
+                dtype_node, value_node = (args[0], args[1]) if name == "Cast" else (args[1], args[0])
+                return pb.cast(self.dtype_arg(dtype_node), self.scalar(self.value(value_node),
+                                                                        value_node))
+            if name in ("call_extern", "call_pure_extern", "call_intrin", "call_packed",
+                        "call_llvm_intrin", "call_llvm_pure_intrin"):
+                if not args:
+                    raise self.error(f"T.{name} takes a result dtype first", node, rule="SYN-prim-1")
+                dtype = self.dtype_arg(args[0])
+                rest = tuple(self.scalar(self.value(a), a) for a in args[1:])
+                return P.Call(f"tir.{name}", rest, dtype, span=self.ctx.span(node))
+            values = [self.value(a) for a in args]
+            if name in pb.BINARY_FUNCS:
+                if len(values) != 2:
+                    raise self.error(f"T.{name} takes two operands", node, rule="SYN-prim-1")
+                return pb.binary(pb.BINARY_FUNCS[name], self.scalar(values[0], args[0]),
+                                 self.scalar(values[1], args[1]), self.default_int)
+            if name == "Select":
+                if len(values) != 3:
+                    raise self.error("T.Select takes (cond, then, else)", node, rule="SYN-prim-1")
+                return pb.select(*[self.scalar(v, a) for v, a in zip(values, args)],
+                                 default=self.default_int)
+            if name == "Not":
+                if len(values) != 1:
+                    raise self.error("T.Not takes one operand", node, rule="SYN-prim-1")
+                return pb.logical_not(self.scalar(values[0], args[0]))
+            if name == "Ramp":
+                if len(values) != 3 or not isinstance(values[2], int):
+                    raise self.error("T.Ramp takes (base, stride, lanes)", node, rule="SYN-prim-1")
+                base = self.scalar(values[0], args[0])
+                stride = self.scalar(values[1], args[1], base.dtype)
+                return P.Ramp(base, stride, values[2], base.dtype.with_lanes(values[2]))
+            if name == "Broadcast":
+                if len(values) != 2 or not isinstance(values[1], int):
+                    raise self.error("T.Broadcast takes (value, lanes)", node, rule="SYN-prim-1")
+                v = self.scalar(values[0], args[0])
+                return P.Broadcast(v, values[1], v.dtype.with_lanes(values[1]))
+            dtype = self.dtype_arg(kw.pop("dtype")) if "dtype" in kw else None
+            if kw:
+                raise self.error(f"T.{name} takes no keyword {next(iter(kw))!r}", node,
+                                 rule="SYN-call-1")
+            if len(path) == 1:
+                operands = [v if isinstance(v, str) else self.scalar(v, a)
+                            for v, a in zip(values, args)]
+                return pb.intrinsic(name, operands, dtype, self.default_int)
+        except pb.PrimBuildError as err:
+            raise self.error(str(err), node, rule="SYN-prim-1") from None
+        raise self.error(f"unknown TIR function T.{name}", node, rule="SYN-call-3")
+
     # -- attribute values ----------------------------------------------------------------
     def attr_value(self, node):
         """A value after ``key=`` or in a dict: literals stay Python values (lists become
@@ -394,6 +506,25 @@ class Reader:
         except ParseError as err:
             raise self.error(f"bad expression in string {text!r}: {err.message}", node,
                              rule="SYN-dim-1") from None
+
+
+def _is_dtype_name(name: str) -> bool:
+    from relax_ref.ir.dtype import is_dtype_name
+
+    return name not in ("void", "handle", "") and is_dtype_name(name)
+
+
+_SPECIAL_FLOATS = {"nan": float("nan"), "inf": float("inf"), "+inf": float("inf"),
+                   "-inf": float("-inf"), "-nan": float("nan")}
+
+
+def _special_float(text: str, node, reader: "Reader") -> float:
+    """``T.float32("nan")`` and ``float("inf")``: the only strings that are numbers."""
+    value = _SPECIAL_FLOATS.get(text.strip().lower())
+    if value is None:
+        raise reader.error(f"{text!r} is not a number (only \"nan\", \"inf\" and \"-inf\" "
+                           f"are spelled as strings)", node, rule="SYN-prim-1")
+    return value
 
 
 class _MetadataList:

@@ -59,6 +59,7 @@ class TirReader(Reader):
         self.buffer_map: list[tuple[P.Var, tir.Buffer]] = []
         self.params: list[P.Var] = []
         self.saw_block = False
+        self.forward_syms: set[int] = set()  # names first seen in a quoted buffer dimension
 
     # -- the function ---------------------------------------------------------------------
     def function(self, funcdef: Tree, decorators: list[Tree]) -> tir.PrimFunc:
@@ -85,7 +86,9 @@ class TirReader(Reader):
             body = tir.SBlockRealize((), TRUE, block)
         # The earlier dialect has no s_tir flag: a function with blocks is S-TIR there.
         s_tir = s_tir or self.saw_block
-        return tir.PrimFunc(tuple(self.params), tuple(self.buffer_map), body, ret_type,
+        order = {id(p): i for i, p in enumerate(self.params)}
+        buffer_map = sorted(self.buffer_map, key=lambda pb_: order[id(pb_[0])])
+        return tir.PrimFunc(tuple(self.params), tuple(buffer_map), body, ret_type,
                             _canonical_func_attrs(self.attrs), is_private=private, s_tir=s_tir,
                             span=self.ctx.span(funcdef))
 
@@ -110,7 +113,7 @@ class TirReader(Reader):
 
     def param(self, p: Tree) -> None:
         name = str(p.children[0])
-        if name in self.names:
+        if name in self.names and not (id(self.names[name]) in self.forward_syms):
             raise self.error(f"parameter {name!r} is given twice", p, rule="SYN-func-2")
         if p.children[1] is None:
             raise self.error(f"parameter {name!r} needs an annotation", p, rule="SYN-func-2")
@@ -127,7 +130,17 @@ class TirReader(Reader):
             if ann.path[1] == "handle":
                 var = P.Var(name, HANDLE, span=span)
             else:
-                var = P.Var(name, self.dtype_of(ann.path[1], p.children[1]), span=span)
+                dtype = self.dtype_of(ann.path[1], p.children[1])
+                earlier = self.names.get(name)
+                if earlier is not None:
+                    # A buffer shape written before this parameter already named it.
+                    if earlier.dtype != dtype:
+                        raise self.error(f"parameter {name!r} is {dtype} but an earlier buffer "
+                                         f"shape uses it as {earlier.dtype}", p, rule="SYN-func-2")
+                    self.forward_syms.discard(id(earlier))
+                    var = earlier
+                else:
+                    var = P.Var(name, dtype, span=span)
             self.params.append(var)
             self.names[name] = var
             return
@@ -424,7 +437,24 @@ class TirReader(Reader):
         value = self.value(node)
         if not isinstance(value, (tuple, list)):
             value = (value,)
-        return tuple(self.as_prim(v, node) for v in value)
+        return tuple(self.dim(v, node) for v in value)
+
+    def dim(self, value, node) -> P.PrimExpr:
+        """A buffer dimension; a string holds an expression whose names may be declared
+        later in the signature (TVM quotes such forward references: ``("n", 4)``)."""
+        if isinstance(value, str):
+            tree = self.parse_expr_string(value, node)
+            for sub in tree.iter_subtrees():
+                if sub.data == "name":
+                    name = str(sub.children[0])
+                    if name not in self.names and name not in ("T", "R"):
+                        var = P.Var(name, INT64, span=self.ctx.span(node))
+                        self.names[name] = var
+                        self.forward_syms.add(id(var))
+            from .relax_builder import _relocate
+
+            return self.as_prim(self.value(_relocate(tree, node)), node)
+        return self.as_prim(value, node)
 
     def match_buffer(self, name: str, args: list, kwargs: list, node, top_level: bool) -> None:
         if not args:
@@ -468,6 +498,8 @@ class TirReader(Reader):
 
     def indices(self, buf: tir.Buffer, subs_node: Tree, node) -> tuple[P.PrimExpr, ...]:
         subs = [c for c in subs_node.children if c is not None]
+        if len(subs) == 1 and isinstance(subs[0], Tree) and subs[0].data == "empty_tuple":
+            subs = []  # A[()] on a 0-d buffer
         out = []
         for s in subs:
             if isinstance(s, Tree) and s.data == "slice_":
@@ -480,6 +512,8 @@ class TirReader(Reader):
 
     def subscript(self, base, subs: list, node):
         if isinstance(base, tir.Buffer):
+            if len(subs) == 1 and isinstance(subs[0], Tree) and subs[0].data == "empty_tuple":
+                subs = []  # A[()] on a 0-d buffer
             if any(isinstance(s, Tree) and s.data == "slice_" for s in subs):
                 return self.region_of(base, subs, node)
             indices = tuple(self.as_prim(self.value(s), s) for s in subs)
@@ -535,6 +569,8 @@ class TirReader(Reader):
             if not (isinstance(t, Tree) and t.data == "name"):
                 raise self.error("loop variables must be names", t, rule="SYN-tir-10")
         callee = self._callee_path(iter_node)
+        if callee == ("range",):
+            callee = ("T", "serial")
         if callee is None or callee[0] != "T" or len(callee) != 2:
             raise self.error("a loop iterates over T.grid, T.serial, T.parallel, T.vectorized, "
                              "T.unroll, T.thread_binding or range", iter_node, rule="SYN-tir-10")
@@ -700,6 +736,9 @@ class TirReader(Reader):
     def prim(self, node) -> P.PrimExpr:
         return self.as_prim(self.value(node), node)
 
+    def scalar(self, value, node, dtype: DataType | None = None) -> P.PrimExpr:
+        return self.as_prim(value, node, dtype)
+
     def as_prim(self, value, node, dtype: DataType | None = None) -> P.PrimExpr:
         if isinstance(value, P.PrimExpr):
             return value
@@ -725,73 +764,9 @@ class TirReader(Reader):
         return super().call(callee, args, kwargs, node)
 
     def t_call(self, path: tuple, args: list, kwargs: list, node):
-        name = ".".join(path)
-        kw = dict(kwargs)
-        span = self.ctx.span(node)
-        try:
-            if name == "Buffer":
-                return self.buffer_decl("", args, kwargs, node, "param")
-            if len(path) == 1 and _is_dtype(name):
-                if len(args) != 1 or kwargs:
-                    raise self.error(f"T.{name}(value) takes one value", node, rule="SYN-prim-1")
-                value = self.value(args[0])
-                dtype = parse_dtype(name)
-                if isinstance(value, P.PrimExpr):
-                    return pb.cast(dtype, value)
-                return pb.typed_const(dtype, value)
-            values = [self.value(a) for a in args]
-            if name in pb.BINARY_FUNCS:
-                if len(values) != 2:
-                    raise self.error(f"T.{name} takes two operands", node, rule="SYN-prim-1")
-                return pb.binary(pb.BINARY_FUNCS[name], self.as_prim(values[0], args[0]),
-                                 self.as_prim(values[1], args[1]), self.default_int)
-            if name in ("Select",):
-                if len(values) != 3:
-                    raise self.error("T.Select takes (cond, then, else)", node, rule="SYN-prim-1")
-                return pb.select(*[self.as_prim(v, a) for v, a in zip(values, args)])
-            if name in ("Cast", "cast"):
-                if len(values) != 2:
-                    raise self.error(f"T.{name} takes a dtype and a value", node, rule="SYN-prim-1")
-                if name == "Cast":
-                    dtype_node, value = args[0], values[1]
-                else:
-                    dtype_node, value = args[1], values[0]
-                return pb.cast(self.dtype_arg(dtype_node), self.as_prim(value, node))
-            if name in ("Not",):
-                return pb.logical_not(self.as_prim(values[0], node))
-            if name in ("max_value", "min_value", "infinity", "neg_infinity"):
-                if len(args) != 1:
-                    raise self.error(f"T.{name} takes a dtype", node, rule="SYN-prim-1")
-                return pb.extreme_value(name, self.dtype_arg(args[0]))
-            if name in ("Ramp",):
-                base, stride, lanes = values
-                base_e = self.as_prim(base, node)
-                return P.Ramp(base_e, self.as_prim(stride, node, base_e.dtype), int(lanes),
-                              base_e.dtype.with_lanes(int(lanes)))
-            if name in ("Broadcast",):
-                value, lanes = values
-                v = self.as_prim(value, node)
-                return P.Broadcast(v, int(lanes), v.dtype.with_lanes(int(lanes)))
-            if name in ("call_extern", "call_pure_extern", "call_intrin", "call_packed",
-                        "call_llvm_intrin", "call_llvm_pure_intrin"):
-                if not args:
-                    raise self.error(f"T.{name} takes a result dtype first", node, rule="SYN-prim-1")
-                dtype = self.dtype_arg(args[0])
-                rest = tuple(self.as_prim(v, a) for v, a in zip(values[1:], args[1:]))
-                return P.Call(f"tir.{name}", rest, dtype, span=span)
-            dtype = None
-            if "dtype" in kw:
-                dtype = self.dtype_arg(kw.pop("dtype"))
-            if kw:
-                raise self.error(f"T.{name} takes no keyword {next(iter(kw))!r}", node,
-                                 rule="SYN-call-1")
-            if len(path) == 1:
-                operands = [v if isinstance(v, str) else self.as_prim(v, a)
-                            for v, a in zip(values, args)]
-                return pb.intrinsic(name, operands, dtype, self.default_int)
-        except pb.PrimBuildError as err:
-            raise self.error(str(err), node, rule="SYN-prim-1") from None
-        raise self.error(f"unknown TIR function T.{name}", node, rule="SYN-call-3")
+        if path == ("Buffer",):
+            return self.buffer_decl("", args, kwargs, node, "param")
+        return self.prim_function(path, args, kwargs, node)
 
     def _callee_path(self, node) -> tuple | None:
         if isinstance(node, Tree) and node.data == "call":
@@ -819,10 +794,15 @@ class _TakesRest:
 
 
 def _sub(a: P.PrimExpr, b: P.PrimExpr) -> P.PrimExpr:
+    """``a - b`` for a range's extent, undoing the ``lo + extent`` the printer writes."""
+    from relax_ref.ir.equal import structural_equal
+
     if isinstance(a, P.IntImm) and isinstance(b, P.IntImm):
         return P.IntImm(a.value - b.value, a.dtype)
     if isinstance(b, P.IntImm) and b.value == 0:
         return a
+    if isinstance(a, P.Add) and structural_equal(a.a, b, map_free_vars=False):
+        return a.b
     return pb.binary(P.Sub, a, b)
 
 

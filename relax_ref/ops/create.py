@@ -1,0 +1,339 @@
+"""Tensor creation: ``full``, ``full_like``, ``ones``, ``ones_like``, ``zeros``,
+``zeros_like``, ``eye``, ``eye_like``, ``arange``, ``tril``, ``triu``
+(spec/ops/create.md).
+
+Each op's struct-info rule and NumPy semantics sit side by side. Shapes come from a
+Shape operand (``R.shape([n, 4])`` or a variable of ``R.Shape`` struct info), sizes and
+offsets from PrimValue operands, as in TVM 0.27. Fill values are cast to the result dtype
+like a TIR ``Cast`` (floats to integers truncate toward zero).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import struct_info as si
+from relax_ref.ir.dtype import BOOL, FLOAT32, INT64, DataType
+from relax_ref.ir.numpy_dtype import numpy_dtype
+
+from .common import OpRuntimeError, int_const, prim_arg, shape_values_of, tensor_arg
+from .registry import Attr, DeduceContext, OpDef, Operand, register, to_dtype
+
+FAMILY = "create"
+
+
+# -- shared pieces ---------------------------------------------------------------------------
+
+def _shape_sinfo(ctx: DeduceContext, i: int, dtype: DataType, vdevice: str | None,
+                 rule: str) -> si.TensorStructInfo:
+    """SI-create-shape-1: the result of a creation op takes the Shape operand's
+    dimensions when known (a constant negative one is an error), else its ndim."""
+    values = shape_values_of(ctx, i)
+    if values is None:
+        s = ctx.arg_sinfo[i]
+        return si.TensorStructInfo(None, dtype, getattr(s, "ndim", si.UNKNOWN_NDIM), vdevice)
+    for d in values:
+        c = int_const(d)
+        if c is not None and c < 0:
+            raise ctx.error(f"shape dimension {c} is negative", rule=rule)
+    return si.TensorStructInfo(tuple(values), dtype, vdevice=vdevice)
+
+
+def _fill_arg(ctx: DeduceContext, i: int) -> si.TensorStructInfo:
+    """SI-create-full-1: the fill value is a 0-d tensor (a known ndim must be 0)."""
+    fill = tensor_arg(ctx, i, "fill_value")
+    if fill.ndim >= 0 and fill.ndim != 0:
+        raise ctx.error(f"fill_value must be a 0-d tensor, found ndim {fill.ndim}",
+                        rule="SI-create-full-1")
+    return fill
+
+
+def _with_dtype(x: si.TensorStructInfo, dtype: DataType) -> si.TensorStructInfo:
+    """``x``'s struct info with the attribute dtype when one is given (not void)."""
+    if dtype.is_void:
+        return x
+    return si.TensorStructInfo(x.shape, dtype, x.ndim, x.vdevice)
+
+
+def cast_value(value, dtype: np.dtype) -> np.ndarray:
+    """A TIR ``Cast`` of NumPy values: floats to integers truncate toward zero (through
+    int64, wrapping like a C cast of the truncated value); otherwise NumPy's astype."""
+    value = np.asarray(value)
+    with np.errstate(all="ignore"):
+        if value.dtype.kind == "f" and np.dtype(dtype).kind in "iu":
+            return np.trunc(value).astype(np.int64).astype(dtype)
+        return value.astype(dtype)
+
+
+def _int_prim(ctx: DeduceContext, i: int, what: str, rule: str) -> si.PrimStructInfo:
+    p = prim_arg(ctx, i)
+    if not p.dtype.is_void and not (p.dtype.is_integer or p.dtype.is_bool):
+        raise ctx.error(f"{what} must be an integer, found {p.dtype}", rule=rule)
+    return p
+
+
+def _scalar(v, what: str, rule: str) -> int:
+    value = v.value if hasattr(v, "value") else v
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise OpRuntimeError("invalid_value", f"{what} must be an integer, found {value!r}",
+                             rule=rule)
+    return int(value)
+
+
+def _shape_dims(shape) -> tuple[int, ...]:
+    return tuple(int(d) for d in shape)
+
+
+# -- full, ones, zeros and the *_like forms ----------------------------------------------------
+
+def deduce_full(ctx: DeduceContext) -> si.StructInfo:
+    """SI-create-full-1..2: ``full(shape, fill_value, dtype)``: the fill value is a 0-d
+    tensor (1); the result has the shape operand's dimensions (SI-create-shape-1) and
+    ``dtype``, or the fill value's dtype when ``dtype`` is None (2)."""
+    fill = _fill_arg(ctx, 1)
+    dtype = ctx.attr("dtype")
+    return _shape_sinfo(ctx, 0, fill.dtype if dtype.is_void else dtype, fill.vdevice,
+                        "SI-create-shape-1")
+
+
+def deduce_full_like(ctx: DeduceContext) -> si.StructInfo:
+    """SI-create-full_like-1: ``x``'s struct info, with ``dtype`` when given; the fill
+    value is a 0-d tensor (SI-create-full-1)."""
+    x = tensor_arg(ctx, 0)
+    _fill_arg(ctx, 1)
+    return _with_dtype(x, ctx.attr("dtype"))
+
+
+def deduce_ones_zeros(ctx: DeduceContext) -> si.StructInfo:
+    """SI-create-ones-1: ``ones``/``zeros(shape, dtype)`` need a dtype; the shape as in
+    SI-create-shape-1."""
+    dtype = ctx.attr("dtype")
+    if dtype.is_void:
+        raise ctx.error("needs a dtype", rule="SI-create-ones-1")
+    return _shape_sinfo(ctx, 0, dtype, None, "SI-create-shape-1")
+
+
+def deduce_like(ctx: DeduceContext) -> si.StructInfo:
+    """SI-create-full_like-1 for ``ones_like``/``zeros_like``."""
+    return _with_dtype(tensor_arg(ctx, 0), ctx.attr("dtype"))
+
+
+def _fill_scalar(fill: np.ndarray, rule: str) -> np.ndarray:
+    if np.ndim(fill) != 0:
+        raise OpRuntimeError("shape_mismatch", f"fill_value must be 0-d, found shape "
+                             f"{np.shape(fill)}", rule=rule)
+    return fill
+
+
+def _full(attrs, shape, fill):
+    """EXEC-create-full-1: every element is the fill value cast to the result dtype."""
+    fill = _fill_scalar(fill, "EXEC-create-full-1")
+    dtype = attrs.get("dtype")
+    dt = fill.dtype if dtype.is_void else numpy_dtype(dtype)
+    return np.full(_shape_dims(shape), cast_value(fill, dt), dt)
+
+
+def _full_like(attrs, x, fill):
+    fill = _fill_scalar(fill, "EXEC-create-full-1")
+    dtype = attrs.get("dtype")
+    dt = x.dtype if dtype.is_void else numpy_dtype(dtype)
+    return np.full(x.shape, cast_value(fill, dt), dt)
+
+
+def _constant(value: int):
+    def create(attrs, shape):
+        return np.full(_shape_dims(shape), value, numpy_dtype(attrs.get("dtype")))
+
+    def create_like(attrs, x):
+        dtype = attrs.get("dtype")
+        return np.full(x.shape, value, x.dtype if dtype.is_void else numpy_dtype(dtype))
+    return create, create_like
+
+
+# -- eye ---------------------------------------------------------------------------------------
+
+def _prim_dim(ctx: DeduceContext, i: int, what: str) -> P.PrimExpr | None:
+    p = _int_prim(ctx, i, what, "SI-create-eye-1")
+    if p.value is not None:
+        c = int_const(p.value)
+        if c is not None and c < 0:
+            raise ctx.error(f"{what} must be >= 0, found {c}", rule="SI-create-eye-1")
+    return p.value
+
+
+def deduce_eye(ctx: DeduceContext) -> si.StructInfo:
+    """SI-create-eye-1: ``eye(n, m, k, dtype)``: integer scalars ``n``, ``m`` (>= 0 when
+    constant) and ``k``; the result is ``(n, m)`` when both values are known, else 2-d."""
+    n, m = _prim_dim(ctx, 0, "n"), _prim_dim(ctx, 1, "m")
+    _int_prim(ctx, 2, "k", "SI-create-eye-1")
+    dtype = ctx.attr("dtype")
+    if dtype.is_void:
+        raise ctx.error("needs a dtype", rule="SI-create-ones-1")
+    if n is None or m is None:
+        return si.TensorStructInfo(None, dtype, 2)
+    return si.TensorStructInfo((n, m), dtype)
+
+
+def deduce_eye_like(ctx: DeduceContext) -> si.StructInfo:
+    """SI-create-eye-2: ``eye_like(x, k, dtype)``: ``x`` of known ndim is 2-d; ``x``'s
+    struct info with ``dtype`` when given."""
+    x = tensor_arg(ctx, 0)
+    if x.ndim >= 0 and x.ndim != 2:
+        raise ctx.error(f"needs a 2-d tensor, found ndim {x.ndim}", rule="SI-create-eye-2")
+    _int_prim(ctx, 1, "k", "SI-create-eye-1")
+    return _with_dtype(x, ctx.attr("dtype"))
+
+
+def _eye(attrs, n, m, k):
+    """EXEC-create-eye-1: ones where ``column - row == k``, zeros elsewhere."""
+    rule = "EXEC-create-eye-1"
+    rows, cols = _scalar(n, "n", rule), _scalar(m, "m", rule)
+    if rows < 0 or cols < 0:
+        raise OpRuntimeError("invalid_value", f"eye({rows}, {cols}) has a negative size",
+                             rule=rule)
+    return np.eye(rows, cols, _scalar(k, "k", rule), dtype=numpy_dtype(attrs.get("dtype")))
+
+
+def _eye_like(attrs, x, k):
+    rule = "EXEC-create-eye-1"
+    if x.ndim != 2:
+        raise OpRuntimeError("shape_mismatch", f"needs a 2-d tensor, found {x.ndim}-d",
+                             rule=rule)
+    dtype = attrs.get("dtype")
+    return np.eye(*x.shape, _scalar(k, "k", rule),
+                  dtype=x.dtype if dtype.is_void else numpy_dtype(dtype))
+
+
+# -- arange ------------------------------------------------------------------------------------
+
+def arange_dtype(attr_dtype: DataType, operand_dtypes) -> DataType:
+    """SI-create-arange-1: the ``dtype`` attribute, or (None) int64 when start, end and
+    step are all integers and float32 otherwise (TVM's Python wrapper)."""
+    if not attr_dtype.is_void:
+        return attr_dtype
+    return INT64 if all(d.is_integer or d.is_bool for d in operand_dtypes) else FLOAT32
+
+
+def arange_length(start, end, step) -> int:
+    """SI-create-arange-2 on numbers: ``max(0, ceil((end - start) / step))``, exact for
+    integers, in float64 otherwise (NumPy's rule)."""
+    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in
+           (start, end, step)):
+        return max(0, -((start - end) // step))
+    return max(0, math.ceil((end - start) / step))
+
+
+def _prim_number(e: P.PrimExpr | None):
+    if isinstance(e, P.IntImm):
+        return bool(e.value) if e.dtype.is_bool else e.value
+    if isinstance(e, P.FloatImm):
+        return e.value
+    return None
+
+
+def deduce_arange(ctx: DeduceContext) -> si.StructInfo:
+    """SI-create-arange-1..3: ``arange(start, end, step, dtype)`` is 1-d.
+
+    1. The dtype follows ``arange_dtype``.
+    2. Constant operands: length ``arange_length``; a zero step is an error.
+    3. Integer operands with a symbolic one: ``(end - start + step - 1) // step`` for a
+       provably positive step, ``(end - start + step + 1) // step`` for a provably
+       negative one, clamped with ``max(., 0)`` unless provably non-negative; anything
+       else (symbolic floats, a step of unknown sign) gives only the ndim."""
+    prims = [prim_arg(ctx, i) for i in range(3)]
+    dtype = arange_dtype(ctx.attr("dtype"), [p.dtype for p in prims])
+    values = [p.value for p in prims]
+    numbers = [_prim_number(v) for v in values]
+    if numbers[2] == 0:
+        raise ctx.error("step must not be zero", rule="SI-create-arange-2")
+    if all(n is not None for n in numbers):
+        return si.TensorStructInfo((P.IntImm(arange_length(*numbers)),), dtype)
+    if any(v is None for v in values) or not all(p.dtype.is_integer for p in prims):
+        return si.TensorStructInfo(None, dtype, 1)
+    start, end, step = (ctx.analyzer.simplify(P.Cast(INT64, v)) if v.dtype != INT64 else v
+                        for v in values)
+    zero = P.IntImm(0)
+    if ctx.analyzer.can_prove(P.GT(step, zero, BOOL)):
+        length = P.FloorDiv(end - start + step - 1, step, INT64)
+    elif ctx.analyzer.can_prove(P.LT(step, zero, BOOL)):
+        length = P.FloorDiv(end - start + step + 1, step, INT64)
+    else:
+        return si.TensorStructInfo(None, dtype, 1)
+    length = ctx.analyzer.simplify(length)
+    if not ctx.analyzer.can_prove(P.GE(length, zero, BOOL)):
+        length = ctx.analyzer.simplify(P.Max(length, zero, INT64))
+    return si.TensorStructInfo((length,), dtype)
+
+
+def _arange(attrs, start, end, step):
+    """EXEC-create-arange-1: ``arange_length`` elements ``start + step * i``, computed in
+    the result dtype (topi.arange)."""
+    rule = "EXEC-create-arange-1"
+    dtype = arange_dtype(attrs.get("dtype"), [v.dtype for v in (start, end, step)])
+    dt = numpy_dtype(dtype)
+    if step.value == 0:
+        raise OpRuntimeError("invalid_value", "arange step is zero", rule=rule)
+    n = arange_length(start.value, end.value, step.value)
+    with np.errstate(all="ignore"):
+        i = np.arange(n, dtype=np.int64).astype(dt)
+        return (cast_value(start.value, dt) + cast_value(step.value, dt) * i).astype(dt)
+
+
+# -- tril, triu --------------------------------------------------------------------------------
+
+def deduce_trilu(ctx: DeduceContext) -> si.StructInfo:
+    """SI-create-trilu-1: ``tril``/``triu(x, k)`` keep ``x``'s struct info; a known ndim
+    is at least 2; ``k`` is an integer scalar."""
+    x = tensor_arg(ctx, 0)
+    if x.ndim >= 0 and x.ndim < 2:
+        raise ctx.error(f"needs at least 2 dimensions, found {x.ndim}", rule="SI-create-trilu-1")
+    _int_prim(ctx, 1, "k", "SI-create-trilu-1")
+    return x
+
+
+def _trilu(np_fn):
+    def compute(attrs, x, k):
+        """EXEC-create-trilu-1: over the last two axes, keep elements with
+        ``column - row <= k`` (tril) or ``>= k`` (triu), zero the others."""
+        rule = "EXEC-create-trilu-1"
+        if x.ndim < 2:
+            raise OpRuntimeError("shape_mismatch", f"needs at least 2 dimensions, found "
+                                 f"{x.ndim}", rule=rule)
+        return np_fn(x, _scalar(k, "k", rule)).astype(x.dtype)
+    return compute
+
+
+# -- registration ------------------------------------------------------------------------------
+
+def _register_all() -> None:
+    def op(name, operands, attrs, deduce, compute, rule):
+        register(OpDef(f"relax.{name}", operands, attrs, deduce=deduce, compute=compute,
+                       family=FAMILY, spec_rule=rule))
+
+    opt_dtype = (Attr("dtype", None, to_dtype),)
+    op("full", (Operand("shape", "shape"), Operand("fill_value")), opt_dtype, deduce_full,
+       _full, "SI-create-full-1")
+    op("full_like", (Operand("x"), Operand("fill_value")), opt_dtype, deduce_full_like,
+       _full_like, "SI-create-full_like-1")
+    for name, value in (("ones", 1), ("zeros", 0)):
+        create, create_like = _constant(value)
+        op(name, (Operand("shape", "shape"),), (Attr("dtype", convert=to_dtype),),
+           deduce_ones_zeros, create, "SI-create-ones-1")
+        op(f"{name}_like", (Operand("x"),), opt_dtype, deduce_like, create_like,
+           "SI-create-full_like-1")
+    op("eye", (Operand("n", "prim"), Operand("m", "prim"), Operand("k", "prim", default=0)),
+       (Attr("dtype", "float32", to_dtype),), deduce_eye, _eye, "SI-create-eye-1")
+    op("eye_like", (Operand("x"), Operand("k", "prim", default=0)), opt_dtype, deduce_eye_like,
+       _eye_like, "SI-create-eye-2")
+    op("arange", (Operand("start", "prim"), Operand("end", "prim"),
+                  Operand("step", "prim", default=1)), opt_dtype, deduce_arange, _arange,
+       "SI-create-arange-1")
+    op("tril", (Operand("x"), Operand("k", "prim", default=0)), (), deduce_trilu,
+       _trilu(np.tril), "SI-create-trilu-1")
+    op("triu", (Operand("x"), Operand("k", "prim", default=0)), (), deduce_trilu,
+       _trilu(np.triu), "SI-create-trilu-1")
+
+
+_register_all()

@@ -1,0 +1,369 @@
+"""Indexing ops: ``take``, ``strided_slice``, ``dynamic_strided_slice``
+(spec/ops/indexing.md).
+
+Each op's struct-info rule and NumPy semantics sit side by side. The rules follow TVM
+0.27 (src/relax/op/tensor/index.cc, include/tvm/topi/transform.h); where TVM deduces a
+negative length (``x[5:2]``) or leaves an out-of-bounds access undefined, we deduce what
+the NumPy semantics delivers and make the bad access a run-time error
+(``index_out_of_bounds``); spec/ops/indexing.md lists every such difference.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import relax as rx
+from relax_ref.ir import struct_info as si
+from relax_ref.ir.dtype import BOOL, INT64
+
+from .common import (
+    OpRuntimeError, describe_sinfo, int_const, normalize_axes, normalize_axis, tensor_arg,
+)
+from .manipulate import fold_add, fresh, runtime_axes, runtime_axis, same_as, unknown_tensor
+from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, to_opt_int
+
+FAMILY = "indexing"
+
+
+# -- take ----------------------------------------------------------------------------------
+
+def deduce_take(ctx: DeduceContext) -> si.StructInfo:
+    """take(x, indices, axis, mode): the result replaces x's ``axis`` dimension by the
+    indices' shape (SI-index-take-1). Indices are a tensor or an R.Prim (a 0-d tensor)
+    of an integer dtype (SI-index-take-2); ``axis=None`` needs a 1-d x
+    (SI-index-take-3); ``mode="nan"`` needs a floating-point x (SI-index-take-4)."""
+    x = tensor_arg(ctx, 0)
+    s = ctx.arg_sinfo[1]
+    if isinstance(s, si.PrimStructInfo):
+        indices = si.TensorStructInfo((), s.dtype)
+    elif isinstance(s, (si.TensorStructInfo, si.ObjectStructInfo)):
+        indices = tensor_arg(ctx, 1, "indices operand")
+    else:
+        raise ctx.error(f"the indices must be a tensor or an R.Prim, but their struct info "
+                        f"is {describe_sinfo(s)}", rule="SI-index-take-2")
+    if not indices.dtype.is_void and not indices.dtype.is_integer:
+        raise ctx.error(f"the indices must have an integer dtype, found {indices.dtype}",
+                        rule="SI-index-take-2")
+    if ctx.attr("mode") == "nan" and not x.dtype.is_void and not x.dtype.is_float:
+        raise ctx.error(f"mode='nan' needs a floating-point tensor, found {x.dtype}",
+                        rule="SI-index-take-4")
+    axis = ctx.attr("axis")
+    if axis is None and x.ndim != 1:
+        raise ctx.error(f"axis=None needs a 1-d tensor, found "
+                        f"{'unknown ndim' if x.ndim < 0 else f'{x.ndim} dimensions'}",
+                        rule="SI-index-take-3")
+    if x.ndim < 0 or indices.ndim < 0:
+        return unknown_tensor(x)
+    axis = 0 if axis is None else normalize_axis(ctx, axis, x.ndim)
+    if x.shape is None or indices.shape is None:
+        return unknown_tensor(x, x.ndim - 1 + indices.ndim)
+    shape = x.shape[:axis] + tuple(indices.shape) + x.shape[axis + 1:]
+    return si.TensorStructInfo(shape, x.dtype, vdevice=x.vdevice)
+
+
+def compute_take(attrs, x: np.ndarray, indices) -> np.ndarray:
+    """EXEC-index-take-1: under mode "fast" every index must be in [0, n); "clip"
+    clamps into [0, n - 1], "wrap" takes the index modulo n (both need n > 0 when there
+    is an index); "nan" gives NaN for an out-of-range index."""
+    from relax_ref.ir.numpy_dtype import numpy_dtype
+
+    rule = "EXEC-index-take-1"
+    if not isinstance(indices, np.ndarray):  # an R.Prim index
+        indices = np.asarray(indices.value, dtype=numpy_dtype(indices.dtype))
+    if indices.dtype.kind not in "iu":
+        raise OpRuntimeError("invalid_value", f"indices must be integers, found "
+                             f"{indices.dtype}", rule=rule)
+    axis = attrs.get("axis")
+    if axis is None and x.ndim != 1:
+        raise OpRuntimeError("shape_mismatch", f"axis=None needs a 1-d tensor, found shape "
+                             f"{tuple(x.shape)}", rule=rule)
+    axis = 0 if axis is None else runtime_axis(axis, x.ndim, rule)
+    n = x.shape[axis]
+    mode = attrs.get("mode")
+    in_range = (indices >= 0) & (indices < n)
+    if mode == "fast":
+        if not np.all(in_range):
+            bad = indices[~in_range].reshape(-1)[0]
+            raise OpRuntimeError("index_out_of_bounds", f"index {int(bad)} is out of range "
+                                 f"for axis {axis} of length {n}", rule=rule)
+        positions = indices.astype(np.int64)
+    elif mode in ("clip", "wrap"):
+        if n == 0 and indices.size:
+            raise OpRuntimeError("index_out_of_bounds", f"cannot take from axis {axis} of "
+                                 f"length 0", rule=rule)
+        if mode == "clip":
+            positions = np.clip(indices, 0, max(n - 1, 0)).astype(np.int64)
+        else:
+            positions = np.mod(indices, max(n, 1)).astype(np.int64)
+    else:  # "nan"
+        if x.dtype.kind != "f" and not _is_ml_float(x.dtype):
+            raise OpRuntimeError("invalid_value", f"mode='nan' needs a floating-point tensor, "
+                                 f"found {x.dtype}", rule=rule)
+        positions = np.where(in_range, indices, 0).astype(np.int64)
+        if n == 0:
+            shape = x.shape[:axis] + indices.shape + x.shape[axis + 1:]
+            return np.full(shape, np.nan, dtype=x.dtype)
+        out = np.take(x, positions, axis=axis)
+        mask = in_range.reshape((1,) * axis + indices.shape + (1,) * (x.ndim - axis - 1))
+        return np.where(mask, out, np.asarray(np.nan, dtype=x.dtype)).astype(x.dtype)
+    return fresh(np.take(x, positions, axis=axis))
+
+
+def _is_ml_float(dtype: np.dtype) -> bool:
+    from relax_ref.ir.numpy_dtype import dtype_of_numpy
+
+    try:
+        return dtype_of_numpy(dtype).is_float
+    except Exception:  # noqa: BLE001 - a dtype we do not name is not a float
+        return False
+
+
+# -- strided_slice ---------------------------------------------------------------------------
+
+_TUPLE_NAMES = ("axes", "begin", "end", "strides")
+
+
+def prim_tuple(ctx: DeduceContext, i: int, what: str
+               ) -> tuple[int, tuple[P.PrimExpr, ...] | None]:
+    """A Tuple-of-R.Prim operand (SI-index-slice-1): its length (-1 when unknown) and
+    its values when every one is known (a literal tuple, or R.Prim struct info with
+    values)."""
+    arg, s = ctx.args[i], ctx.arg_sinfo[i]
+    if isinstance(arg, rx.Tuple):
+        fields = [_field_sinfo(f) for f in arg.fields]
+    elif isinstance(s, si.TupleStructInfo):
+        fields = list(s.fields)
+    elif isinstance(s, si.ObjectStructInfo):
+        return -1, None
+    else:
+        raise ctx.error(f"{what} must be a tuple of integers, but its struct info is "
+                        f"{describe_sinfo(s)}", rule="SI-index-slice-1")
+    values: list[P.PrimExpr] | None = []
+    for k, f in enumerate(fields):
+        if isinstance(f, si.ObjectStructInfo):
+            values = None
+            continue
+        if not isinstance(f, si.PrimStructInfo) or not (f.dtype.is_integer
+                                                        and f.dtype.lanes == 1):
+            raise ctx.error(f"element {k} of {what} must be an integer R.Prim, but its "
+                            f"struct info is {describe_sinfo(f)}", rule="SI-index-slice-1")
+        if f.value is None:
+            values = None
+        elif values is not None:
+            values.append(f.value)
+    return len(fields), None if values is None else tuple(values)
+
+
+def _field_sinfo(e: rx.Expr) -> si.StructInfo:
+    if isinstance(e, rx.PrimValue):
+        return si.PrimStructInfo(e.value.dtype, e.value)
+    s = getattr(e, "struct_info", None)
+    return s if s is not None else si.ObjectStructInfo()
+
+
+def deduce_strided_slice(ctx: DeduceContext) -> si.StructInfo:
+    """strided_slice(x, axes, begin, end, strides, assume_inbound): along each axis,
+    ``x[begin:end:stride]`` (SI-index-slice-2). The four tuples have equal lengths
+    (SI-index-slice-3); axes are constants in range, without repeats (SI-op-axis-*); a
+    stride is not 0 (SI-index-slice-4). Lengths: Python slice semantics when
+    ``assume_inbound`` is false (SI-index-slice-5), ``ceildiv(end - begin, stride)``
+    when it is true (SI-index-slice-6). Anything unknown leaves only the ndim."""
+    x = tensor_arg(ctx, 0)
+    tuples = [prim_tuple(ctx, i, _TUPLE_NAMES[i - 1]) for i in range(1, len(ctx.args))]
+    lengths = {n for n, _ in tuples if n >= 0}
+    if len(lengths) > 1:
+        described = ", ".join(f"{_TUPLE_NAMES[k]} has {n}" for k, (n, _) in enumerate(tuples)
+                              if n >= 0)
+        raise ctx.error(f"axes, begin, end and strides must have equal lengths; {described}",
+                        rule="SI-index-slice-3")
+    axes_vals, begin, end = (t[1] for t in tuples[:3])
+    strides = tuples[3][1] if len(tuples) > 3 else (
+        None if axes_vals is None else tuple(P.IntImm(1, INT64) for _ in axes_vals))
+    if axes_vals is not None and any(int_const(a) is None for a in axes_vals):
+        raise ctx.error("axes must be constant integers", rule="SI-index-slice-1")
+    for s in strides or ():
+        if int_const(s) == 0:
+            raise ctx.error("a stride cannot be 0", rule="SI-index-slice-4")
+    if x.ndim < 0 or axes_vals is None:
+        return unknown_tensor(x, x.ndim)
+    axes = normalize_axes(ctx, [int_const(a) for a in axes_vals], x.ndim)
+    if not axes:
+        return same_as(x)
+    if x.shape is None or begin is None or end is None or strides is None:
+        return unknown_tensor(x, x.ndim)
+    shape = list(x.shape)
+    inbound = ctx.attr("assume_inbound")
+    for axis, b, e, s in zip(axes, begin, end, strides):
+        length = slice_length(ctx, b, e, s, x.shape[axis], inbound)
+        if length is None:
+            return unknown_tensor(x, x.ndim)
+        shape[axis] = length
+    return si.TensorStructInfo(tuple(shape), x.dtype, vdevice=x.vdevice)
+
+
+def slice_length(ctx: DeduceContext, begin: P.PrimExpr, end: P.PrimExpr,
+                 stride: P.PrimExpr, dim: P.PrimExpr, assume_inbound: bool
+                 ) -> P.PrimExpr | None:
+    """The length of ``begin:end:stride`` on a dimension ``dim`` (SI-index-slice-5, -6);
+    None when the stride is not a constant."""
+    cs = int_const(stride)
+    if cs is None:
+        return None
+    cb, ce, cd = int_const(begin), int_const(end), int_const(dim)
+    if assume_inbound:
+        # TVM: ceildiv(end - begin, stride) on the indices as given.
+        if cb is not None and ce is not None:
+            length = _ceildiv(ce - cb, cs)
+            if length < 0 or (cd is not None and length > 0 and not _inbound(cb, cs, length, cd)):
+                raise ctx.error(f"the slice {cb}:{ce}:{cs} of a dimension of length "
+                                f"{'?' if cd is None else cd} reads out of bounds, which "
+                                f"assume_inbound=True promises it does not",
+                                rule="SI-index-slice-6")
+            return P.IntImm(length, INT64)
+        diff = (P.Sub(end, begin, INT64) if cs > 0 else P.Sub(begin, end, INT64))
+        return ctx.analyzer.simplify(_ceildiv_expr(diff, abs(cs)))
+    if cb is not None and ce is not None and cd is not None:
+        return P.IntImm(len(range(*slice(cb, ce, cs).indices(cd))), INT64)
+    b = _canonical_index(begin, dim, cs)
+    e = _canonical_index(end, dim, cs)
+    diff = P.Sub(e, b, INT64) if cs > 0 else P.Sub(b, e, INT64)
+    length = P.Max(_ceildiv_expr(diff, abs(cs)), P.IntImm(0, INT64), INT64)
+    return ctx.analyzer.simplify(length)
+
+
+def _ceildiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _ceildiv_expr(a: P.PrimExpr, b: int) -> P.PrimExpr:
+    """ceil(a / b) for a positive constant b."""
+    if b == 1:
+        return a
+    return P.FloorDiv(fold_add(a, P.IntImm(b - 1, INT64)), P.IntImm(b, INT64), INT64)
+
+
+def _inbound(begin: int, stride: int, length: int, dim: int) -> bool:
+    last = begin + (length - 1) * stride
+    return 0 <= begin < dim and 0 <= last < dim
+
+
+def _canonical_index(index: P.PrimExpr, dim: P.PrimExpr, stride: int) -> P.PrimExpr:
+    """TVM's CanonicalizeIndex: a negative index counts from the end; the result is
+    clamped to [0, dim] for a positive stride, [-1, dim - 1] for a negative one
+    (Python's slice.indices)."""
+    lo = P.IntImm(0 if stride > 0 else -1, INT64)
+    hi = dim if stride > 0 else P.Sub(dim, P.IntImm(1, INT64), INT64)
+    c = int_const(index)
+    if c is not None:
+        wrapped = index if c >= 0 else fold_add(index, dim)
+    elif index is dim:
+        wrapped = index
+    else:
+        wrapped = P.Select(P.LT(index, P.IntImm(0, index.dtype), BOOL),
+                           P.Add(index, dim, INT64), index, INT64)
+    return P.Min(P.Max(wrapped, lo, INT64), hi, INT64)
+
+
+def _ints(values, what: str, rule: str) -> list[int]:
+    out = []
+    for v in values:
+        value = getattr(v, "value", v)
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise OpRuntimeError("invalid_value", f"{what} must hold integers, found "
+                                 f"{value!r}", rule=rule)
+        out.append(int(value))
+    return out
+
+
+def compute_strided_slice(attrs, x: np.ndarray, axes, begin, end, strides=None) -> np.ndarray:
+    """EXEC-index-slice-1: Python slicing when assume_inbound is false; when it is true,
+    ``ceildiv(end - begin, stride)`` elements from ``begin`` on, every one of which must
+    lie inside the dimension (else index_out_of_bounds)."""
+    rule = "EXEC-index-slice-1"
+    axes_l = _ints(axes, "axes", rule)
+    begin_l, end_l = _ints(begin, "begin", rule), _ints(end, "end", rule)
+    strides_l = [1] * len(axes_l) if strides is None else _ints(strides, "strides", rule)
+    if not len(axes_l) == len(begin_l) == len(end_l) == len(strides_l):
+        raise OpRuntimeError("invalid_value", "axes, begin, end and strides must have equal "
+                             "lengths", rule=rule)
+    axes_n = runtime_axes(axes_l, x.ndim, rule)
+    return _slice(x, axes_n, begin_l, end_l, strides_l, attrs.get("assume_inbound"), rule)
+
+
+def _slice(x: np.ndarray, axes, begin, end, strides, assume_inbound: bool, rule: str
+           ) -> np.ndarray:
+    if any(s == 0 for s in strides):
+        raise OpRuntimeError("invalid_value", "a stride cannot be 0", rule=rule)
+    if not assume_inbound:
+        index = [slice(None)] * x.ndim
+        for a, b, e, s in zip(axes, begin, end, strides):
+            index[a] = slice(b, e, s)
+        return fresh(x[tuple(index)])
+    out = x
+    for a, b, e, s in zip(axes, begin, end, strides):
+        length = _ceildiv(e - b, s)
+        dim = x.shape[a]
+        if length < 0 or (length > 0 and not _inbound(b, s, length, dim)):
+            raise OpRuntimeError("index_out_of_bounds", f"the slice {b}:{e}:{s} of axis {a} "
+                                 f"(length {dim}) reads out of bounds under "
+                                 f"assume_inbound=True", rule=rule)
+        out = np.take(out, b + s * np.arange(length, dtype=np.int64), axis=a)
+    return fresh(out)
+
+
+# -- dynamic_strided_slice ---------------------------------------------------------------------
+
+def deduce_dynamic_strided_slice(ctx: DeduceContext) -> si.StructInfo:
+    """dynamic_strided_slice(x, begin, end, strides): begin/end/strides are 1-d int64
+    tensors with one element per dimension of x (SI-index-dslice-1); the result has x's
+    ndim, its lengths known only at run time (SI-index-dslice-2)."""
+    x = tensor_arg(ctx, 0)
+    for i, what in ((1, "begin"), (2, "end"), (3, "strides")):
+        t = tensor_arg(ctx, i, f"{what} operand")
+        if t.ndim >= 0 and t.ndim != 1:
+            raise ctx.error(f"{what} must be a 1-d tensor, found {t.ndim} dimensions",
+                            rule="SI-index-dslice-1")
+        if not t.dtype.is_void and t.dtype != INT64:
+            raise ctx.error(f"{what} must be an int64 tensor, found {t.dtype}",
+                            rule="SI-index-dslice-1")
+        if t.shape is not None and x.ndim >= 0 and int_const(t.shape[0]) is not None \
+                and int_const(t.shape[0]) != x.ndim:
+            raise ctx.error(f"{what} must have {x.ndim} elements (one per dimension), found "
+                            f"{int_const(t.shape[0])}", rule="SI-index-dslice-1")
+    return unknown_tensor(x, x.ndim)
+
+
+def compute_dynamic_strided_slice(attrs, x: np.ndarray, begin: np.ndarray, end: np.ndarray,
+                                  strides: np.ndarray) -> np.ndarray:
+    """EXEC-index-dslice-1: Python slicing of every dimension."""
+    rule = "EXEC-index-dslice-1"
+    for what, t in (("begin", begin), ("end", end), ("strides", strides)):
+        if t.ndim != 1 or t.shape[0] != x.ndim or t.dtype.kind not in "iu":
+            raise OpRuntimeError("shape_mismatch", f"{what} must be a 1-d integer tensor of "
+                                 f"{x.ndim} elements, found shape {tuple(t.shape)} of "
+                                 f"{t.dtype}", rule=rule)
+    return _slice(x, list(range(x.ndim)), [int(v) for v in begin], [int(v) for v in end],
+                  [int(v) for v in strides], False, rule)
+
+
+# -- registration ----------------------------------------------------------------------------
+
+def _register_all() -> None:
+    register(OpDef("relax.take", (Operand("x"), Operand("indices", "any")),
+                   (Attr("axis", None, to_opt_int),
+                    Attr("mode", "fast", one_of("fast", "clip", "wrap", "nan"))),
+                   deduce=deduce_take, compute=compute_take, family=FAMILY,
+                   spec_rule="SI-index-take-1"))
+    register(OpDef("relax.strided_slice",
+                   (Operand("x"), Operand("axes", "tuple"), Operand("begin", "tuple"),
+                    Operand("end", "tuple"), Operand("strides", "tuple", optional=True)),
+                   (Attr("assume_inbound", False, to_bool),),
+                   deduce=deduce_strided_slice, compute=compute_strided_slice, family=FAMILY,
+                   spec_rule="SI-index-slice-2"))
+    register(OpDef("relax.dynamic_strided_slice",
+                   (Operand("x"), Operand("begin"), Operand("end"), Operand("strides")),
+                   deduce=deduce_dynamic_strided_slice, compute=compute_dynamic_strided_slice,
+                   family=FAMILY, spec_rule="SI-index-dslice-2"))
+
+
+_register_all()

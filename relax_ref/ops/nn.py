@@ -1,0 +1,1082 @@
+"""Neural-network layers under ``R.nn``: normalizations (``layer_norm``, ``rms_norm``,
+``group_norm``, ``batch_norm``), convolutions (``conv1d``, ``conv2d``), pooling
+(``max_pool2d``, ``avg_pool2d``, ``adaptive_avg_pool2d``), attention (``attention``,
+``attention_bias``), ``dropout`` and ``pad`` (spec/ops/nn.md).
+
+Each op's struct-info rule and NumPy semantics sit side by side. The numerics follow
+TVM's legalization (``relax/transform/legalize_ops/nn.py`` and ``topi.nn``):
+
+- convolutions cast both operands to the output dtype and accumulate in it (integers
+  wrap around); NumPy has no arithmetic for the ``ml_dtypes`` floats (bfloat16,
+  float8), which accumulate in float32 and are rounded once at the end;
+- max pooling pads with the dtype's lowest finite value (``tvm::min_value``), average
+  pooling sums in the dtype and divides by TVM's window count (integers truncate);
+- normalizations compute their statistics in float32 for 16-bit floats;
+- attention computes ``softmax(Q K^T * scale + bias) V`` in the input dtype.
+
+Layouts: a layout is any permutation of the canonical letters (``NHWC`` for ``NCHW``,
+``HWIO`` for ``OIHW``); layouts with split axes (``NCHW4c``) are rejected
+(SI-nn-layout-1), a deliberate restriction against TVM.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import struct_info as si
+from relax_ref.ir.dtype import BOOL, FLOAT32, DataType
+from relax_ref.ir.numpy_dtype import numpy_dtype
+
+from .common import (
+    OpRuntimeError, common_dtype, common_vdevice, int_const, normalize_axes, normalize_axis,
+    tensor_arg,
+)
+from .registry import (
+    Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, to_dtype, to_float,
+    to_int, to_int_tuple, to_opt_str, to_str,
+)
+
+FAMILY = "nn"
+
+_CONV_LAYOUTS = {1: ("NCW", "OIW"), 2: ("NCHW", "OIHW")}
+_POOL2D_LAYOUT = "NCHW"
+
+
+# =============================================================================================
+# Shared pieces: attribute converters, layouts, window counts
+# =============================================================================================
+
+def spatial_tuple(n: int, name: str):
+    """A converter for strides/dilation/pool_size: one value for every spatial axis, or
+    one value per axis (TVM's Python wrapper and ``MakeConv``/``MakePool2d``)."""
+    def convert(value):
+        t = to_int_tuple(value)
+        if len(t) == 1:
+            t = t * n
+        if len(t) != n:
+            raise ValueError(f"{name} needs 1 or {n} values, found {len(t)}")
+        return t
+    return convert
+
+
+def padding_tuple(n: int):
+    """TVM's ``GetCompletePadding{1,2}D``: one value for all sides, ``n`` values (one per
+    axis, both sides), or ``2n`` values ``(before..., after...)``; the canonical form is
+    the ``2n`` tuple (for 2-d: top, left, bottom, right)."""
+    def convert(value):
+        t = to_int_tuple(value)
+        if len(t) == 1:
+            t = t * (2 * n)
+        elif len(t) == n:
+            t = t + t
+        if len(t) != 2 * n:
+            raise ValueError(f"padding needs 1, {n} or {2 * n} values, found {len(t)}")
+        return t
+    return convert
+
+
+def _opt_output_size(value):
+    if value is None:
+        return None
+    return spatial_tuple(2, "output_size")(value)
+
+
+def _opt_scale(value):
+    """The attention scale: None, or a number held as a float32 FloatImm like TVM's
+    ``Optional<FloatImm>`` attribute (printed ``T.float32(0.5)``)."""
+    if value is None:
+        return None
+    if isinstance(value, (P.FloatImm, P.IntImm)):
+        value = value.value
+    return P.FloatImm(to_float(value), FLOAT32)
+
+
+def _opt_window_size(value):
+    if value is None:
+        return None
+    if isinstance(value, P.IntImm):
+        value = value.value
+    return to_int(value)
+
+
+def layout_permutation(layout: str, canonical: str) -> tuple[int, ...] | None:
+    """``perm[i]``: the position in ``layout`` of the i-th axis of ``canonical``
+    (``layout_permutation("NHWC", "NCHW") == (0, 3, 1, 2)``); None when ``layout`` is not
+    a permutation of ``canonical``'s letters."""
+    if len(layout) != len(canonical) or sorted(layout) != sorted(canonical):
+        return None
+    return tuple(layout.index(c) for c in canonical)
+
+
+def _check_layout(ctx: DeduceContext, layout: str, canonical: str, what: str) -> tuple[int, ...]:
+    """SI-nn-layout-1: a layout is a permutation of the canonical letters."""
+    perm = layout_permutation(layout, canonical)
+    if perm is None:
+        raise ctx.error(f"the {what} layout {layout!r} must be a permutation of "
+                        f"{canonical!r} (split axes such as 'NCHW4c' are not supported)",
+                        rule="SI-nn-layout-1")
+    return perm
+
+
+def _check_layout_ndim(ctx: DeduceContext, t: si.TensorStructInfo, layout: str,
+                       what: str) -> None:
+    """SI-nn-layout-2: a tensor of known ndim has one dimension per layout letter."""
+    if t.ndim >= 0 and t.ndim != len(layout):
+        raise ctx.error(f"layout {layout} needs a {len(layout)}-d {what}, found ndim {t.ndim}",
+                        rule="SI-nn-layout-2")
+
+
+def _to_layout(canonical_dims: Sequence, canonical: str, out_perm: tuple[int, ...]) -> tuple:
+    """Canonical-order dimensions placed in the output layout's order."""
+    out = [None] * len(canonical_dims)
+    for i, pos in enumerate(out_perm):
+        out[pos] = canonical_dims[i]
+    return tuple(out)
+
+
+def _runtime_perm(layout: str, canonical: str, rule: str) -> tuple[int, ...]:
+    perm = layout_permutation(layout, canonical)
+    if perm is None:
+        raise OpRuntimeError("invalid_value", f"layout {layout!r} is not a permutation of "
+                             f"{canonical!r}", rule=rule)
+    return perm
+
+
+def _from_canonical(x: np.ndarray, canonical: str, out_layout: str) -> np.ndarray:
+    return np.transpose(x, [canonical.index(c) for c in out_layout])
+
+
+def window_count(size: int, kernel: int, pad_before: int, pad_after: int, stride: int,
+                 dilation: int, ceil_mode: bool = False) -> int:
+    """SI-nn-window-1 on integers: the number of sliding windows along one axis,
+    ``(size + pads - dilation*(kernel-1) - 1) // stride + 1``; with ``ceil_mode`` the
+    numerator gains ``stride - 1`` and a last window that would start in the trailing
+    padding is dropped (TVM's pooling rule, as PyTorch). May be negative: the caller
+    reports it."""
+    numer = size + pad_before + pad_after - dilation * (kernel - 1) - 1
+    if ceil_mode:
+        numer += stride - 1
+    count = numer // stride + 1
+    if ceil_mode and (count - 1) * stride >= size + pad_before:
+        count -= 1
+    return count
+
+
+def window_count_expr(ctx: DeduceContext, size: P.PrimExpr, kernel: P.PrimExpr | int,
+                      pad_before: int, pad_after: int, stride: int, dilation: int,
+                      ceil_mode: bool = False) -> P.PrimExpr:
+    """SI-nn-window-1 on symbolic dimensions: ``window_count`` built as a PrimExpr and
+    simplified. With ``ceil_mode`` the drop of the last window is decided by the analyzer
+    when it can be, else kept as ``T.if_then_else`` (as TVM prints it)."""
+    numer = size + (pad_before + pad_after) - dilation * (kernel - 1) - 1
+    if ceil_mode:
+        numer = numer + (stride - 1)
+    raw = P.FloorDiv(numer, P.IntImm(stride, numer.dtype), numer.dtype) + 1
+    simplify = ctx.analyzer.simplify
+    if not ceil_mode:
+        return simplify(raw)
+    invalid_last = P.GE((raw - 1) * stride, size + pad_before, BOOL)
+    if ctx.analyzer.can_prove(invalid_last):
+        return simplify(raw - 1)
+    if ctx.analyzer.can_prove(P.Not(invalid_last)):
+        return simplify(raw)
+    return simplify(P.Call("tir.if_then_else", (invalid_last, raw - 1, raw), raw.dtype))
+
+
+def _check_window_attrs(ctx: DeduceContext, rule: str, *, kernel=(), strides=(), padding=(),
+                        dilation=(), groups: int = 1) -> None:
+    """Window attributes are positive (kernel, strides, dilation, groups) and paddings
+    non-negative."""
+    for name, values, low in (("pool_size", kernel, 1), ("strides", strides, 1),
+                              ("dilation", dilation, 1), ("padding", padding, 0)):
+        if any(v < low for v in values):
+            raise ctx.error(f"{name} {list(values)} must be {'>= 0' if low == 0 else '>= 1'}",
+                            rule=rule)
+    if groups < 1:
+        raise ctx.error(f"groups must be >= 1, found {groups}", rule=rule)
+
+
+def _negative_dim_error(ctx: DeduceContext, dims: Sequence[P.PrimExpr], what: str, rule: str):
+    for d in dims:
+        c = int_const(d)
+        if c is not None and c < 0:
+            raise ctx.error(f"the {what} is larger than the padded input (output "
+                            f"dimension {c})", rule=rule)
+
+
+def _ne(a: P.PrimExpr, b: P.PrimExpr | int) -> P.PrimExpr:
+    return P.NE(a, P.as_prim(b, a.dtype), BOOL)
+
+
+# =============================================================================================
+# Normalizations
+# =============================================================================================
+
+def is_norm_float(dtype: DataType) -> bool:
+    """The float kinds TVM's normalizations accept: float16/32/64 and bfloat16."""
+    return dtype.code in ("float", "bfloat")
+
+
+def norm_check(ctx: DeduceContext, data: si.TensorStructInfo,
+               params: Sequence[tuple[str, si.TensorStructInfo]], axes: Sequence[int]) -> bool:
+    """The checks shared by layer_norm, rms_norm and batch_norm (TVM's
+    ``NormCheckDtypeAndShape``); True when every parameter length is proved equal to the
+    data's length on its axis (or cannot be compared), False when one is not provable.
+
+    SI-nn-norm-1: a known data dtype is a float kind.
+    SI-nn-norm-2: a parameter's known dtype equals the data's known dtype.
+    SI-nn-norm-3: a parameter of known ndim has one dimension per axis.
+    SI-nn-norm-4: a parameter length provably different from the data's is an error.
+    Axes are checked against a known ndim (SI-op-axis-1, SI-op-axis-2)."""
+    norm_axes = normalize_axes(ctx, axes, data.ndim) if data.ndim >= 0 else None
+    if not data.dtype.is_void and not is_norm_float(data.dtype):
+        raise ctx.error(f"needs float data, found {data.dtype}", rule="SI-nn-norm-1")
+    for name, p in params:
+        if not p.dtype.is_void and not data.dtype.is_void and p.dtype != data.dtype:
+            raise ctx.error(f"{name} has dtype {p.dtype}, the data {data.dtype}",
+                            rule="SI-nn-norm-2")
+        if p.ndim >= 0 and p.ndim != len(axes):
+            raise ctx.error(f"{name} must have one dimension per axis ({len(axes)}), "
+                            f"found ndim {p.ndim}", rule="SI-nn-norm-3")
+    if data.shape is None or norm_axes is None:
+        return True
+    lengths = [data.shape[a] for a in norm_axes]
+    proved = True
+    for name, p in params:
+        if p.shape is None:
+            continue
+        for d, (want, have) in enumerate(zip(lengths, p.shape)):
+            if ctx.analyzer.can_prove(_ne(want, have)):
+                raise ctx.error(f"{name} has length {_text(have)} on dimension {d}, the "
+                                f"data {_text(want)} on axis {norm_axes[d]}",
+                                rule="SI-nn-norm-4")
+            if not ctx.analyzer.prove_equal(want, have):
+                proved = False
+    return proved
+
+
+def _text(e: P.PrimExpr) -> str:
+    from relax_ref.solver.simplify import expr_text
+    return expr_text(e)
+
+
+def deduce_layer_norm(ctx: DeduceContext) -> si.StructInfo:
+    """SI-nn-layer_norm-1: the data's struct info after SI-nn-norm-1..4 with gamma and
+    beta; only the data's dtype and ndim when a parameter length is not provably equal
+    to the data's (TVM's fallback)."""
+    data, gamma, beta = (tensor_arg(ctx, i) for i in range(3))
+    if norm_check(ctx, data, [("gamma", gamma), ("beta", beta)], ctx.attr("axes")):
+        return data
+    return si.TensorStructInfo(None, data.dtype, data.ndim, data.vdevice)
+
+
+def deduce_rms_norm(ctx: DeduceContext) -> si.StructInfo:
+    """SI-nn-rms_norm-1: as SI-nn-layer_norm-1 with the one parameter ``weight``."""
+    data, weight = tensor_arg(ctx, 0), tensor_arg(ctx, 1)
+    if norm_check(ctx, data, [("weight", weight)], ctx.attr("axes")):
+        return data
+    return si.TensorStructInfo(None, data.dtype, data.ndim, data.vdevice)
+
+
+def deduce_batch_norm(ctx: DeduceContext) -> si.StructInfo:
+    """SI-nn-batch_norm-1: ``(out, new_mean, new_var)``: the data's and the moving
+    statistics' struct info after SI-nn-norm-1..4 on ``axis`` with the four 1-d
+    parameters; dtype and ndim only when a length is not provably equal."""
+    data = tensor_arg(ctx, 0)
+    names = ("gamma", "beta", "moving_mean", "moving_var")
+    params = [(n, tensor_arg(ctx, i + 1)) for i, n in enumerate(names)]
+    if norm_check(ctx, data, params, [ctx.attr("axis")]):
+        return si.TupleStructInfo((data, params[2][1], params[3][1]))
+    one_d = si.TensorStructInfo(None, data.dtype, 1, data.vdevice)
+    return si.TupleStructInfo((si.TensorStructInfo(None, data.dtype, data.ndim, data.vdevice),
+                               one_d, one_d))
+
+
+def deduce_group_norm(ctx: DeduceContext) -> si.StructInfo:
+    """SI-nn-group_norm-1..4: the result has the data's struct info.
+
+    1. ``num_groups >= 1``; when the ndim is known, ``channel_axis`` and ``axes`` are in
+       range (SI-op-axis-*) and ``channel_axis`` is not among ``axes``.
+    2. A known data dtype is a float kind (SI-nn-norm-1).
+    3. A channel count provably not divisible by ``num_groups`` is an error.
+    4. gamma and beta have the data's dtype (SI-nn-norm-2), are 1-d, and a length
+       provably different from the channel count is an error."""
+    data, gamma, beta = (tensor_arg(ctx, i) for i in range(3))
+    groups = ctx.attr("num_groups")
+    if groups < 1:
+        raise ctx.error(f"num_groups must be >= 1, found {groups}", rule="SI-nn-group_norm-1")
+    channel_axis = None
+    if data.ndim >= 0:
+        channel_axis = normalize_axis(ctx, ctx.attr("channel_axis"), data.ndim, "channel_axis")
+        axes = normalize_axes(ctx, ctx.attr("axes"), data.ndim)
+        if channel_axis in axes:
+            raise ctx.error(f"channel_axis {channel_axis} must not be among the axes "
+                            f"{list(ctx.attr('axes'))}", rule="SI-nn-group_norm-1")
+    if not data.dtype.is_void and not is_norm_float(data.dtype):
+        raise ctx.error(f"needs float data, found {data.dtype}", rule="SI-nn-norm-1")
+    channels = data.shape[channel_axis] if data.shape is not None and channel_axis is not None \
+        else None
+    if channels is not None and ctx.analyzer.can_prove(
+            _ne(P.FloorMod(channels, P.IntImm(groups, channels.dtype), channels.dtype), 0)):
+        raise ctx.error(f"the channel count {_text(channels)} is not divisible by "
+                        f"num_groups {groups}", rule="SI-nn-group_norm-3")
+    for name, p in (("gamma", gamma), ("beta", beta)):
+        if not p.dtype.is_void and not data.dtype.is_void and p.dtype != data.dtype:
+            raise ctx.error(f"{name} has dtype {p.dtype}, the data {data.dtype}",
+                            rule="SI-nn-norm-2")
+        if p.ndim >= 0 and p.ndim != 1:
+            raise ctx.error(f"{name} must be 1-d, found ndim {p.ndim}", rule="SI-nn-group_norm-4")
+        if channels is not None and p.shape is not None and \
+                ctx.analyzer.can_prove(_ne(channels, p.shape[0])):
+            raise ctx.error(f"{name} has length {_text(p.shape[0])}, the channel axis "
+                            f"{_text(channels)}", rule="SI-nn-group_norm-4")
+    return data
+
+
+# -- normalization semantics -----------------------------------------------------------------
+
+def _stat_dtype(dtype: np.dtype) -> np.dtype:
+    """Statistics of 16-bit (and narrower) floats are computed in float32 (topi)."""
+    return np.dtype(np.float32) if dtype.itemsize < 4 else dtype
+
+
+def _runtime_axes(axes: Sequence[int], ndim: int, rule: str) -> list[int]:
+    out = []
+    for a in axes:
+        if not -ndim <= a < ndim:
+            raise OpRuntimeError("invalid_value", f"axis {a} is out of range for a "
+                                 f"{ndim}-d tensor", rule=rule)
+        out.append(a + ndim if a < 0 else a)
+    if len(set(out)) != len(out):
+        raise OpRuntimeError("invalid_value", f"axes {list(axes)} repeat an axis", rule=rule)
+    return out
+
+
+def _param_broadcast(p: np.ndarray, x: np.ndarray, axes: list[int], name: str,
+                     rule: str) -> np.ndarray:
+    """EXEC-nn-norm-1: parameter dimension j has the data's length on ``axes[j]``; the
+    parameter is returned reshaped to broadcast against the data."""
+    want = tuple(x.shape[a] for a in axes)
+    if p.shape != want:
+        raise OpRuntimeError("shape_mismatch", f"{name} has shape {p.shape}, expected {want}",
+                             rule=rule)
+    order = sorted(range(len(axes)), key=lambda j: axes[j])
+    shape = [x.shape[i] if i in axes else 1 for i in range(x.ndim)]
+    return np.transpose(p, order).reshape(shape)
+
+
+def _quiet(fn):
+    """Run NumPy without overflow/invalid warnings (wrap-around, NaN and inf are the
+    defined results)."""
+    def run(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    run.__name__ = fn.__name__
+    run.__doc__ = fn.__doc__
+    return run
+
+
+@_quiet
+def _layer_norm(attrs, x, gamma, beta):
+    """EXEC-nn-layer_norm-1: ``(x - mean) * rsqrt(var + eps)`` over ``axes`` (two-pass,
+    population variance, statistics in float32 for 16-bit floats), rounded to the dtype,
+    then ``* gamma`` when ``scale`` and ``+ beta`` when ``center``."""
+    axes = _runtime_axes(attrs.get("axes"), x.ndim, "EXEC-nn-norm-1")
+    g = _param_broadcast(gamma, x, axes, "gamma", "EXEC-nn-norm-1")
+    b = _param_broadcast(beta, x, axes, "beta", "EXEC-nn-norm-1")
+    st = _stat_dtype(x.dtype)
+    xs = x.astype(st)
+    count = st.type(int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
+    mean = np.sum(xs, axis=tuple(axes), keepdims=True, dtype=st) / count
+    var = np.sum((xs - mean) * (xs - mean), axis=tuple(axes), keepdims=True, dtype=st) / count
+    eps = st.type(attrs.get("epsilon"))
+    out = ((xs - mean) * (st.type(1) / np.sqrt(var + eps))).astype(x.dtype)
+    if attrs.get("scale"):
+        out = (out * g).astype(x.dtype)
+    if attrs.get("center"):
+        out = (out + b).astype(x.dtype)
+    return out
+
+
+@_quiet
+def _rms_norm(attrs, x, weight):
+    """EXEC-nn-rms_norm-1: ``rsqrt(mean(x*x) + eps) * x * weight`` over ``axes``, in
+    float32 (float64 for float64 data), rounded to the dtype once."""
+    axes = _runtime_axes(attrs.get("axes"), x.ndim, "EXEC-nn-norm-1")
+    w = _param_broadcast(weight, x, axes, "weight", "EXEC-nn-norm-1")
+    st = np.dtype(np.float64) if x.dtype == np.float64 else np.dtype(np.float32)
+    xs = x.astype(st)
+    count = st.type(int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
+    square_sum = np.sum(xs * xs, axis=tuple(axes), keepdims=True, dtype=st)
+    rs = st.type(1) / np.sqrt(square_sum / count + st.type(attrs.get("epsilon")))
+    return (rs * xs * w.astype(st)).astype(x.dtype)
+
+
+@_quiet
+def _group_norm(attrs, x, gamma, beta):
+    """EXEC-nn-group_norm-1: the channel axis splits into ``(num_groups, C/num_groups)``;
+    mean and variance (``E[x^2] - E[x]^2``, as topi) over the group's channels and
+    ``axes``, in float32 for 16-bit floats; then per-channel ``gamma`` (when ``scale``)
+    and ``beta`` (when ``center``)."""
+    groups = attrs.get("num_groups")
+    c_axis = _runtime_axes([attrs.get("channel_axis")], x.ndim, "EXEC-nn-norm-1")[0]
+    axes = _runtime_axes(attrs.get("axes"), x.ndim, "EXEC-nn-norm-1")
+    channels = x.shape[c_axis]
+    if channels % groups:
+        raise OpRuntimeError("shape_mismatch", f"{channels} channels do not split into "
+                             f"{groups} groups", rule="EXEC-nn-norm-1")
+    for name, p in (("gamma", gamma), ("beta", beta)):
+        if p.shape != (channels,):
+            raise OpRuntimeError("shape_mismatch", f"{name} has shape {p.shape}, expected "
+                                 f"({channels},)", rule="EXEC-nn-norm-1")
+    st = _stat_dtype(x.dtype)
+    split = x.shape[:c_axis] + (groups, channels // groups) + x.shape[c_axis + 1:]
+    xs = x.reshape(split).astype(st)
+    red = tuple(sorted([c_axis + 1] + [a if a < c_axis else a + 1 for a in axes]))
+    count = st.type(int(np.prod([split[a] for a in red], dtype=np.int64)))
+    mean = np.sum(xs, axis=red, keepdims=True, dtype=st) / count
+    var = np.sum(xs * xs, axis=red, keepdims=True, dtype=st) / count - mean * mean
+    eps = st.type(attrs.get("epsilon"))
+    out = ((xs - mean) * (st.type(1) / np.sqrt(var + eps))).astype(x.dtype)
+    pshape = [1] * len(split)
+    pshape[c_axis], pshape[c_axis + 1] = groups, channels // groups
+    if attrs.get("scale"):
+        out = (out * gamma.reshape(pshape)).astype(x.dtype)
+    if attrs.get("center"):
+        out = (out + beta.reshape(pshape)).astype(x.dtype)
+    return out.reshape(x.shape)
+
+
+@_quiet
+def _batch_norm(attrs, x, gamma, beta, moving_mean, moving_var):
+    """EXEC-nn-batch_norm-1: inference (``training=False``) normalizes with the moving
+    statistics and returns them unchanged; training normalizes with the batch mean and
+    population variance over every other axis and returns the moving statistics updated
+    by ``momentum``. ``gamma`` only when ``scale``, ``beta`` only when ``center``. All
+    arithmetic in the data's dtype (topi.nn.batch_norm)."""
+    axis = _runtime_axes([attrs.get("axis")], x.ndim, "EXEC-nn-norm-1")[0]
+    params = [_param_broadcast(p, x, [axis], name, "EXEC-nn-norm-1") for p, name in
+              ((gamma, "gamma"), (beta, "beta"), (moving_mean, "moving_mean"),
+               (moving_var, "moving_var"))]
+    g, b, mm, mv = params
+    eps = x.dtype.type(attrs.get("epsilon"))
+    if attrs.get("training"):
+        red = tuple(i for i in range(x.ndim) if i != axis)
+        count = x.dtype.type(int(np.prod([x.shape[i] for i in red], dtype=np.int64)))
+        mean = (np.sum(x, axis=red, keepdims=True, dtype=x.dtype) / count).astype(x.dtype)
+        var = (np.sum((x - mean) * (x - mean), axis=red, keepdims=True, dtype=x.dtype)
+               / count).astype(x.dtype)
+        out = ((x - mean) / np.sqrt(var + eps)).astype(x.dtype)
+    else:
+        out = ((x - mm) / np.sqrt(mv + eps)).astype(x.dtype)
+    if attrs.get("scale"):
+        out = (out * g).astype(x.dtype)
+    if attrs.get("center"):
+        out = (out + b).astype(x.dtype)
+    if not attrs.get("training"):
+        return out, moving_mean.copy(), moving_var.copy()
+    momentum = x.dtype.type(attrs.get("momentum"))
+    one = x.dtype.type(1)
+    new_mean = ((one - momentum) * moving_mean + momentum * mean.reshape(-1)).astype(x.dtype)
+    new_var = ((one - momentum) * moving_var + momentum * var.reshape(-1)).astype(x.dtype)
+    return out, new_mean, new_var
+
+
+# =============================================================================================
+# Convolutions
+# =============================================================================================
+
+def _deduce_conv(ctx: DeduceContext, nsp: int) -> si.StructInfo:
+    """SI-nn-conv-1..6 (conv1d: ``nsp == 1``, conv2d: ``nsp == 2``).
+
+    1. strides and dilation are >= 1, padding >= 0, groups >= 1.
+    2. The three layouts are permutations of NC(H)W / OI(H)W / NC(H)W (SI-nn-layout-1);
+       ``out_layout`` None means ``data_layout``; known ndims match (SI-nn-layout-2).
+    3. The dtype is ``out_dtype`` when given, else the operands' common dtype
+       (SI-op-dtype-1).
+    4. A data channel count provably different from ``weight_in_channels * groups`` is an
+       error; an unprovable one is checked at run time (EXEC-nn-conv-1).
+    5. An output channel count provably not divisible by ``groups`` is an error.
+    6. Output spatial dimension: SI-nn-window-1 with the kernel's extent; a constant
+       negative one is an error. Batch and output channels come from data and weight.
+    Without both shapes, only the dtype and the ndim are known."""
+    data_canon, kernel_canon = _CONV_LAYOUTS[nsp]
+    data, weight = tensor_arg(ctx, 0, "data"), tensor_arg(ctx, 1, "weight")
+    strides, padding, dilation = ctx.attr("strides"), ctx.attr("padding"), ctx.attr("dilation")
+    groups = ctx.attr("groups")
+    _check_window_attrs(ctx, "SI-nn-conv-1", strides=strides, padding=padding,
+                        dilation=dilation, groups=groups)
+    data_layout, kernel_layout = ctx.attr("data_layout"), ctx.attr("kernel_layout")
+    out_layout = ctx.attr("out_layout") or data_layout
+    dperm = _check_layout(ctx, data_layout, data_canon, "data")
+    kperm = _check_layout(ctx, kernel_layout, kernel_canon, "kernel")
+    operm = _check_layout(ctx, out_layout, data_canon, "output")
+    _check_layout_ndim(ctx, data, data_layout, "data")
+    _check_layout_ndim(ctx, weight, kernel_layout, "weight")
+    out_dtype = ctx.attr("out_dtype")
+    if out_dtype.is_void:
+        out_dtype = common_dtype(ctx, data.dtype, weight.dtype)
+    vdevice = common_vdevice(data, weight)
+    if data.shape is None or weight.shape is None:
+        return si.TensorStructInfo(None, out_dtype, len(data_canon), vdevice)
+    d = [data.shape[p] for p in dperm]
+    w = [weight.shape[p] for p in kperm]
+    if ctx.analyzer.can_prove(_ne(d[1], w[1] * groups)):
+        raise ctx.error(f"the data has {_text(d[1])} channels, the weight "
+                        f"{_text(w[1])} input channels x {groups} groups", rule="SI-nn-conv-4")
+    if ctx.analyzer.can_prove(_ne(P.FloorMod(w[0], P.IntImm(groups, w[0].dtype), w[0].dtype), 0)):
+        raise ctx.error(f"{_text(w[0])} output channels do not split into {groups} groups",
+                        rule="SI-nn-conv-5")
+    spatial = [window_count_expr(ctx, d[2 + i], w[2 + i], padding[i], padding[i + nsp],
+                                 strides[i], dilation[i]) for i in range(nsp)]
+    _negative_dim_error(ctx, spatial, "kernel", "SI-nn-conv-6")
+    out = _to_layout([d[0], w[0], *spatial], data_canon, operm)
+    return si.TensorStructInfo(out, out_dtype, vdevice=vdevice)
+
+
+def deduce_conv1d(ctx: DeduceContext) -> si.StructInfo:
+    return _deduce_conv(ctx, 1)
+
+
+def deduce_conv2d(ctx: DeduceContext) -> si.StructInfo:
+    return _deduce_conv(ctx, 2)
+
+
+def _accumulate_dtype(dtype: np.dtype) -> np.dtype:
+    """NumPy computes in the standard dtypes; the ml_dtypes floats (bfloat16, float8)
+    have no NumPy arithmetic kernels worth using and are computed in float32."""
+    return np.dtype(np.float32) if dtype.kind == "V" else dtype
+
+
+def _windows(xp: np.ndarray, kernel: Sequence[int], strides: Sequence[int],
+             dilation: Sequence[int], outs: Sequence[int]) -> np.ndarray:
+    """The sliding windows over the trailing ``len(kernel)`` axes of a padded array:
+    shape ``xp.shape[:-n] + outs + kernel`` (every count in ``outs`` >= 1)."""
+    n = len(kernel)
+    spans = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
+    v = sliding_window_view(xp, spans, axis=tuple(range(xp.ndim - n, xp.ndim)))
+    index = [slice(None)] * (xp.ndim - n)
+    index += [slice(0, (o - 1) * s + 1, s) for o, s in zip(outs, strides)]
+    index += [slice(None, None, d) for d in dilation]
+    return v[tuple(index)]
+
+
+@_quiet
+def _conv(attrs, data, weight, *, nsp: int):
+    """EXEC-nn-conv-1..2: ``out[n, o, y] = sum_{c, k} pad(data)[n, g*Cg + c, y*s + k*d] *
+    weight[o, c, k]`` for the group ``g`` of output channel ``o``, computed in the output
+    dtype (both operands cast to it first, as topi does)."""
+    data_canon, kernel_canon = _CONV_LAYOUTS[nsp]
+    rule = "EXEC-nn-conv-1"
+    dperm = _runtime_perm(attrs.get("data_layout"), data_canon, rule)
+    kperm = _runtime_perm(attrs.get("kernel_layout"), kernel_canon, rule)
+    out_layout = attrs.get("out_layout") or attrs.get("data_layout")
+    _runtime_perm(out_layout, data_canon, rule)
+    if data.ndim != nsp + 2 or weight.ndim != nsp + 2:
+        raise OpRuntimeError("shape_mismatch", f"conv{nsp}d needs {nsp + 2}-d data and weight, "
+                             f"found {data.ndim}-d and {weight.ndim}-d", rule=rule)
+    x, w = np.transpose(data, dperm), np.transpose(weight, kperm)
+    groups = attrs.get("groups")
+    n, c = x.shape[:2]
+    o, cg = w.shape[:2]
+    if c != cg * groups or o % groups:
+        raise OpRuntimeError("shape_mismatch", f"data has {c} channels, weight {o}x{cg} "
+                             f"channels, groups {groups}", rule=rule)
+    out_dt = attrs.get("out_dtype")
+    out_dt = data.dtype if out_dt.is_void else numpy_dtype(out_dt)
+    acc = _accumulate_dtype(out_dt)
+    strides, dilation, padding = attrs.get("strides"), attrs.get("dilation"), attrs.get("padding")
+    kernel = w.shape[2:]
+    outs = [window_count(x.shape[2 + i], kernel[i], padding[i], padding[i + nsp], strides[i],
+                         dilation[i]) for i in range(nsp)]
+    if any(v < 0 for v in outs):
+        raise OpRuntimeError("invalid_value", f"the kernel {tuple(kernel)} is larger than the "
+                             f"padded input {x.shape[2:]}", rule="EXEC-nn-conv-2")
+    shape = (n, o, *outs)
+    if min(outs, default=1) == 0 or min(kernel, default=1) == 0:
+        result = np.zeros(shape, acc)
+    else:
+        xp = np.pad(x.astype(acc), [(0, 0), (0, 0)] +
+                    [(padding[i], padding[i + nsp]) for i in range(nsp)])
+        win = _windows(xp, kernel, strides, dilation, outs)   # n, c, *outs, *kernel
+        win = win.reshape((n, groups, cg) + tuple(outs) + tuple(kernel))
+        wg = w.astype(acc).reshape((groups, o // groups, cg) + tuple(kernel))
+        sp = "hw"[:nsp] if nsp == 2 else "w"
+        ks = "ij"[:nsp]
+        result = np.einsum(f"ngc{sp}{ks},goc{ks}->ngo{sp}", win, wg, optimize=True)
+        result = result.reshape(shape)
+    return np.ascontiguousarray(_from_canonical(result.astype(out_dt), data_canon, out_layout))
+
+
+# =============================================================================================
+# Pooling
+# =============================================================================================
+
+def deduce_pool2d(ctx: DeduceContext) -> si.StructInfo:
+    """SI-nn-pool-1..3 (max_pool2d, avg_pool2d).
+
+    1. pool_size, strides and dilation are >= 1, padding >= 0.
+    2. ``layout``/``out_layout`` (None: ``layout``) are permutations of NCHW
+       (SI-nn-layout-1); a known ndim is 4 (SI-nn-layout-2).
+    3. Each output spatial dimension is SI-nn-window-1 with ``ceil_mode``; a constant
+       negative one is an error. Batch and channels are kept; so is the dtype.
+    Without the shape, only the dtype and ndim 4 are known."""
+    x = tensor_arg(ctx, 0, "data")
+    pool, strides = ctx.attr("pool_size"), ctx.attr("strides")
+    padding, dilation = ctx.attr("padding"), ctx.attr("dilation")
+    _check_window_attrs(ctx, "SI-nn-pool-1", kernel=pool, strides=strides, padding=padding,
+                        dilation=dilation)
+    layout = ctx.attr("layout")
+    out_layout = ctx.attr("out_layout") or layout
+    perm = _check_layout(ctx, layout, _POOL2D_LAYOUT, "data")
+    operm = _check_layout(ctx, out_layout, _POOL2D_LAYOUT, "output")
+    _check_layout_ndim(ctx, x, layout, "data")
+    if x.shape is None:
+        return si.TensorStructInfo(None, x.dtype, 4, x.vdevice)
+    d = [x.shape[p] for p in perm]
+    spatial = [window_count_expr(ctx, d[2 + i], pool[i], padding[i], padding[i + 2],
+                                 strides[i], dilation[i], ctx.attr("ceil_mode"))
+               for i in range(2)]
+    _negative_dim_error(ctx, spatial, "pooling window", "SI-nn-pool-3")
+    return si.TensorStructInfo(_to_layout([d[0], d[1], *spatial], _POOL2D_LAYOUT, operm),
+                               x.dtype, vdevice=x.vdevice)
+
+
+def lowest_value(dtype: np.dtype):
+    """The dtype's lowest finite value (``tvm::min_value``): max pooling's padding."""
+    if dtype == np.bool_:
+        return False
+    if dtype.kind in "iu":
+        return np.iinfo(dtype).min
+    if dtype.kind == "f":
+        return np.finfo(dtype).min
+    import ml_dtypes  # bfloat16, float8, int4: the ml_dtypes kinds ("V")
+
+    try:
+        return ml_dtypes.finfo(dtype).min
+    except ValueError:
+        return ml_dtypes.iinfo(dtype).min
+
+
+def _truncdiv(a: np.ndarray, b) -> np.ndarray:
+    q = np.abs(a) // np.abs(b)
+    return np.where((a < 0) != (np.asarray(b) < 0), -q, q)
+
+
+def avg_pool_counts(out: int, size: int, kernel: int, stride: int, dilation: int,
+                    pad_before: int, pad_after: int, count_include_pad: bool) -> np.ndarray:
+    """EXEC-nn-pool-2 along one axis: the divisor count of each window, as topi computes
+    it. With ``count_include_pad`` the window is clipped to the explicitly padded extent
+    (not the extra ``ceil_mode`` padding); without, to the input itself. The counts may
+    be <= 0 for a window that holds no input element; the caller clamps the product."""
+    start = np.arange(out, dtype=np.int64) * stride - pad_before
+    end = start + (kernel - 1) * dilation
+    if count_include_pad:
+        end = np.minimum(end, size + pad_after - 1)
+        return _truncdiv(end - start, dilation) + 1
+    jumps = np.maximum(_truncdiv(dilation - 1 - start, dilation), 0)
+    end = np.minimum(end, size - 1)
+    return _truncdiv(end - (start + dilation * jumps), dilation) + 1
+
+
+@_quiet
+def _pool2d(attrs, data, *, kind: str):
+    """EXEC-nn-pool-1..2: windows over the padded input (SI-nn-window-1). Max pooling
+    pads with the lowest finite value; average pooling sums in the dtype (padding counts
+    as zero) and divides by ``max(count, 1)`` per EXEC-nn-pool-2 (integers truncate)."""
+    rule = "EXEC-nn-pool-1"
+    layout = attrs.get("layout")
+    out_layout = attrs.get("out_layout") or layout
+    perm = _runtime_perm(layout, _POOL2D_LAYOUT, rule)
+    _runtime_perm(out_layout, _POOL2D_LAYOUT, rule)
+    if data.ndim != 4:
+        raise OpRuntimeError("shape_mismatch", f"needs a 4-d tensor, found {data.ndim}-d",
+                             rule=rule)
+    x = np.transpose(data, perm)
+    pool, strides = attrs.get("pool_size"), attrs.get("strides")
+    padding, dilation, ceil = attrs.get("padding"), attrs.get("dilation"), attrs.get("ceil_mode")
+    sizes = x.shape[2:]
+    outs = [window_count(sizes[i], pool[i], padding[i], padding[i + 2], strides[i],
+                         dilation[i], ceil) for i in range(2)]
+    if any(v < 0 for v in outs):
+        raise OpRuntimeError("invalid_value", f"the pooling window {tuple(pool)} is larger "
+                             f"than the padded input {sizes}", rule=rule)
+    if min(outs) == 0:
+        result = np.zeros(x.shape[:2] + tuple(outs), x.dtype)
+        return np.ascontiguousarray(_from_canonical(result, _POOL2D_LAYOUT, out_layout))
+    extra = [s - 1 if ceil else 0 for s in strides]
+    widths = [(0, 0), (0, 0)] + [(padding[i], padding[i + 2] + extra[i]) for i in range(2)]
+    if kind == "max":
+        xp = np.pad(x, widths, constant_values=lowest_value(x.dtype))
+        result = _windows(xp, pool, strides, dilation, outs).max(axis=(-2, -1))
+    else:
+        xp = np.pad(x, widths)
+        sums = _windows(xp, pool, strides, dilation, outs).sum(axis=(-2, -1), dtype=x.dtype)
+        include = attrs.get("count_include_pad")
+        ch, cw = (avg_pool_counts(outs[i], sizes[i], pool[i], strides[i], dilation[i],
+                                  padding[i], padding[i + 2], include) for i in range(2))
+        counts = ch[:, None] * cw[None, :]
+        if not include:
+            counts = np.maximum(counts, 1)
+        if x.dtype.kind in "iu":
+            result = _truncdiv(sums.astype(np.int64), counts).astype(x.dtype)
+        else:
+            result = (sums / counts.astype(x.dtype)).astype(x.dtype)
+    return np.ascontiguousarray(_from_canonical(result, _POOL2D_LAYOUT, out_layout))
+
+
+def deduce_adaptive_avg_pool2d(ctx: DeduceContext) -> si.StructInfo:
+    """SI-nn-adaptive_pool-1..2: layouts as SI-nn-pool-2; the output spatial dimensions
+    are ``output_size`` (each >= 0), or the input's when it is None."""
+    x = tensor_arg(ctx, 0, "data")
+    size = ctx.attr("output_size")
+    if size is not None and any(v < 0 for v in size):
+        raise ctx.error(f"output_size {list(size)} must be >= 0", rule="SI-nn-adaptive_pool-1")
+    layout = ctx.attr("layout")
+    out_layout = ctx.attr("out_layout") or layout
+    perm = _check_layout(ctx, layout, _POOL2D_LAYOUT, "data")
+    operm = _check_layout(ctx, out_layout, _POOL2D_LAYOUT, "output")
+    _check_layout_ndim(ctx, x, layout, "data")
+    if x.shape is None:
+        return si.TensorStructInfo(None, x.dtype, 4, x.vdevice)
+    d = [x.shape[p] for p in perm]
+    spatial = d[2:] if size is None else [P.IntImm(v) for v in size]
+    return si.TensorStructInfo(_to_layout([d[0], d[1], *spatial], _POOL2D_LAYOUT, operm),
+                               x.dtype, vdevice=x.vdevice)
+
+
+@_quiet
+def _adaptive_avg_pool2d(attrs, data):
+    """EXEC-nn-adaptive_pool-1: output cell ``i`` of an axis of input length ``L`` and
+    output length ``O`` averages ``[floor(i*L/O), ceil((i+1)*L/O))``; sums in the dtype,
+    integers truncate; an empty window divides by zero (NaN for floats, a trap for
+    integers)."""
+    rule = "EXEC-nn-adaptive_pool-1"
+    layout = attrs.get("layout")
+    out_layout = attrs.get("out_layout") or layout
+    x = np.transpose(data, _runtime_perm(layout, _POOL2D_LAYOUT, rule))
+    _runtime_perm(out_layout, _POOL2D_LAYOUT, rule)
+    size = attrs.get("output_size") or x.shape[2:]
+    oh, ow = size
+    h, w = x.shape[2:]
+    result = np.zeros(x.shape[:2] + (oh, ow), x.dtype)
+    for i in range(oh):
+        h0, h1 = (i * h) // oh, -((-(i + 1) * h) // oh)
+        for j in range(ow):
+            w0, w1 = (j * w) // ow, -((-(j + 1) * w) // ow)
+            total = x[:, :, h0:h1, w0:w1].sum(axis=(2, 3), dtype=x.dtype)
+            count = (h1 - h0) * (w1 - w0)
+            if x.dtype.kind in "iu":
+                if count == 0:
+                    raise OpRuntimeError("division_by_zero", "an empty pooling window",
+                                         rule=rule)
+                result[:, :, i, j] = _truncdiv(total.astype(np.int64), count)
+            else:
+                result[:, :, i, j] = total / x.dtype.type(count)
+    return np.ascontiguousarray(_from_canonical(result, _POOL2D_LAYOUT, out_layout))
+
+
+# =============================================================================================
+# Attention
+# =============================================================================================
+
+def deduce_attention(ctx: DeduceContext) -> si.StructInfo:
+    """SI-nn-attention-1..5: query ``(B, Sq, H, D)``, key ``(B, Skv, Hk, D)``, value
+    ``(B, Skv, Hv, Dv)``, optional bias broadcastable to ``(B, H, Sq, Skv)``; the result is
+    ``(B, Sq, H, Dv)`` in the common dtype.
+
+    1. Each operand of known ndim is 4-d (bias included).
+    2. Provably different batch sizes, key/value lengths or query/key head dimensions
+       are errors; so is a query head count provably not a multiple of the key's or the
+       value's (grouped-query attention).
+    3. Each bias dimension is 1 or provably not different from the corresponding one;
+       the last is provably not different from Skv.
+    4. The dtypes agree (SI-op-dtype-1).
+    5. ``window_size`` (>= 1) needs a ``causal_mask``.
+    The shape is known when query and value shapes are."""
+    q, k, v = (tensor_arg(ctx, i, n) for i, n in enumerate(("query", "key", "value")))
+    bias = tensor_arg(ctx, 3, "bias") if len(ctx.args) > 3 else None
+    named = [("query", q), ("key", k), ("value", v)] + ([("bias", bias)] if bias else [])
+    for name, t in named:
+        if t.ndim >= 0 and t.ndim != 4:
+            raise ctx.error(f"the {name} must be 4-d (batch, sequence, heads, head_dim), "
+                            f"found ndim {t.ndim}", rule="SI-nn-attention-1")
+    dtype = common_dtype(ctx, *(t.dtype for _, t in named))
+    window = ctx.attr("window_size")
+    if window is not None:
+        if window < 1:
+            raise ctx.error(f"window_size must be >= 1, found {window}", rule="SI-nn-attention-5")
+        if ctx.attr("causal_mask") is None:
+            raise ctx.error("window_size needs a causal_mask", rule="SI-nn-attention-5")
+
+    def must_not_differ(a, b, what):
+        if ctx.analyzer.can_prove(_ne(a, b)):
+            raise ctx.error(f"{what} differ: {_text(a)} and {_text(b)}", rule="SI-nn-attention-2")
+
+    def must_divide(heads, other, what):
+        if ctx.analyzer.can_prove(P.EQ(other, P.IntImm(0, other.dtype), BOOL)) or \
+                ctx.analyzer.can_prove(_ne(P.FloorMod(heads, other, heads.dtype), 0)):
+            raise ctx.error(f"the query's {_text(heads)} heads are not a multiple of the "
+                            f"{what}'s {_text(other)}", rule="SI-nn-attention-2")
+
+    if q.shape is not None and k.shape is not None:
+        must_not_differ(q.shape[0], k.shape[0], "the query and key batch sizes")
+        must_not_differ(q.shape[3], k.shape[3], "the query and key head dimensions")
+        must_divide(q.shape[2], k.shape[2], "key")
+    if q.shape is not None and v.shape is not None:
+        must_not_differ(q.shape[0], v.shape[0], "the query and value batch sizes")
+        must_divide(q.shape[2], v.shape[2], "value")
+    if k.shape is not None and v.shape is not None:
+        must_not_differ(k.shape[1], v.shape[1], "the key and value sequence lengths")
+    if bias is not None and bias.shape is not None:
+        full = [q.shape[0], q.shape[2], q.shape[1]] if q.shape is not None else [None] * 3
+        skv = k.shape[1] if k.shape is not None else (v.shape[1] if v.shape is not None else None)
+        for dim, want, what in zip(bias.shape, full + [skv],
+                                   ("batch size", "head count", "query length", "key length")):
+            if want is None or (int_const(dim) == 1 and what != "key length"):
+                continue
+            if ctx.analyzer.can_prove(_ne(dim, want)):
+                raise ctx.error(f"the bias {what} {_text(dim)} is neither 1 nor "
+                                f"{_text(want)}" if what != "key length" else
+                                f"the bias key length {_text(dim)} differs from {_text(want)}",
+                                rule="SI-nn-attention-3")
+    if q.shape is None or v.shape is None:
+        return si.TensorStructInfo(None, dtype, 4, q.vdevice)
+    return si.TensorStructInfo((q.shape[0], q.shape[1], q.shape[2], v.shape[3]), dtype,
+                               vdevice=q.vdevice)
+
+
+def attention_mask(seq_q: int, seq_kv: int, causal_mask: str | None,
+                   window_size: int | None) -> np.ndarray | None:
+    """EXEC-nn-attention-2: which keys each query sees, or None for all. ``TopLeft``:
+    key ``j`` is visible to query ``i`` iff ``j <= i``; ``BottomRight``: iff
+    ``j <= i + |seq_q - seq_kv|`` (TVM's documented mask, ``np.tril(k=abs(...))``). A
+    window additionally hides keys ``j < i + offset - (window_size - 1)``."""
+    if causal_mask is None:
+        return None
+    offset = 0 if causal_mask == "TopLeft" else abs(seq_q - seq_kv)
+    i = np.arange(seq_q)[:, None]
+    j = np.arange(seq_kv)[None, :]
+    visible = j <= i + offset
+    if window_size is not None:
+        visible &= j >= i + offset - (window_size - 1)
+    return visible
+
+
+@_quiet
+def _attention(attrs, q, k, v, bias=None):
+    """EXEC-nn-attention-1..2: ``softmax(Q K^T * scale + bias) V`` per batch and query
+    head, query head ``h`` reading key/value head ``h // (H / Hk)``; ``scale`` None means
+    ``1 / sqrt(D)``; masked keys get weight 0 (a row that sees no key is NaN). Computed
+    in the dtype."""
+    rule = "EXEC-nn-attention-1"
+    for name, t in (("query", q), ("key", k), ("value", v)):
+        if t.ndim != 4:
+            raise OpRuntimeError("shape_mismatch", f"the {name} must be 4-d, found "
+                                 f"{t.ndim}-d", rule=rule)
+    b, sq, h, d = q.shape
+    hk, hv = k.shape[2], v.shape[2]
+    if k.shape[0] != b or v.shape[0] != b or k.shape[3] != d or k.shape[1] != v.shape[1] \
+            or any((x == 0 and h != 0) or (x != 0 and h % x) for x in (hk, hv)):
+        raise OpRuntimeError("shape_mismatch", f"query {q.shape}, key {k.shape} and value "
+                             f"{v.shape} do not agree", rule=rule)
+    skv = k.shape[1]
+    dt = _accumulate_dtype(q.dtype)
+    qt = q.astype(dt).transpose(0, 2, 1, 3)
+    kt = np.repeat(k.astype(dt).transpose(0, 2, 1, 3), h // hk if hk else 1, axis=1)
+    vt = np.repeat(v.astype(dt).transpose(0, 2, 1, 3), h // hv if hv else 1, axis=1)
+    p = np.matmul(qt, np.swapaxes(kt, -1, -2))
+    scale = attrs.get("scale")
+    if scale is None:
+        p = p / np.sqrt(dt.type(d))
+    else:
+        p = p * dt.type(scale.value)
+    if bias is not None:
+        try:
+            if np.broadcast_shapes(bias.shape, p.shape) != p.shape:
+                raise ValueError
+        except ValueError:
+            raise OpRuntimeError("shape_mismatch", f"the bias {bias.shape} does not broadcast "
+                                 f"to {p.shape}", rule=rule) from None
+        p = p + bias.astype(dt)
+    p = p.astype(dt)
+    mask = attention_mask(sq, skv, attrs.get("causal_mask"), attrs.get("window_size"))
+    if mask is None:
+        m = p.max(axis=-1, keepdims=True, initial=lowest_value(dt)) if skv else p
+        e = np.exp(p - m)
+    else:
+        m = np.where(mask, p, lowest_value(dt)).max(axis=-1, keepdims=True,
+                                                     initial=lowest_value(dt))
+        e = np.where(mask, np.exp(p - m), dt.type(0))
+    s = (e / e.sum(axis=-1, keepdims=True, dtype=dt)).astype(dt)
+    out = np.matmul(s, vt).astype(q.dtype)
+    return np.ascontiguousarray(out.transpose(0, 2, 1, 3))
+
+
+# =============================================================================================
+# Dropout and pad
+# =============================================================================================
+
+def deduce_dropout(ctx: DeduceContext) -> si.StructInfo:
+    """SI-nn-dropout-1: a pair ``(output, mask)``, both with the data's struct info."""
+    x = tensor_arg(ctx, 0, "data")
+    return si.TupleStructInfo((x, x))
+
+
+def _dropout(attrs, x):
+    """EXEC-nn-dropout-1: inference dropout: the data unchanged and a mask of ones (the
+    legalization of TVM 0.27)."""
+    return x.copy(), np.ones_like(x)
+
+
+_PAD_MODES = ("constant", "reflect", "replicate", "circular")
+
+
+def deduce_pad(ctx: DeduceContext) -> si.StructInfo:
+    """SI-nn-pad-1..3: ``pad_width`` is ``[before_0, after_0, before_1, ...]``.
+
+    1. It has two entries per dimension; an unknown ndim is taken from it.
+    2. Negative entries (cropping) are allowed in the ``constant`` mode only.
+    3. Output dimension ``i`` is ``dim_i + before_i + after_i``; a constant negative one
+       is an error (a symbolic one is checked at run time, EXEC-nn-pad-1)."""
+    x = tensor_arg(ctx, 0, "data")
+    widths = ctx.attr("pad_width")
+    if len(widths) % 2 or (x.ndim >= 0 and len(widths) != 2 * x.ndim):
+        want = "an even count" if x.ndim < 0 else f"{2 * x.ndim} values"
+        raise ctx.error(f"pad_width has {len(widths)} values, needs {want}", rule="SI-nn-pad-1")
+    if ctx.attr("pad_mode") != "constant" and any(w < 0 for w in widths):
+        raise ctx.error(f"negative pad widths {list(widths)} need the constant mode",
+                        rule="SI-nn-pad-2")
+    ndim = len(widths) // 2
+    if x.shape is None:
+        return si.TensorStructInfo(None, x.dtype, ndim, x.vdevice)
+    dims = tuple(ctx.analyzer.simplify(d + (widths[2 * i] + widths[2 * i + 1]))
+                 for i, d in enumerate(x.shape))
+    _negative_dim_error(ctx, dims, "cropping", "SI-nn-pad-3")
+    return si.TensorStructInfo(dims, x.dtype, vdevice=x.vdevice)
+
+
+@_quiet
+def _pad(attrs, x):
+    """EXEC-nn-pad-1..2: output index ``o`` of axis ``i`` reads input index
+    ``o - before_i`` mapped by the mode: ``constant`` reads ``pad_value`` outside the
+    input, ``reflect`` ``m - |m - |j||`` with ``m = dim - 1``, ``replicate`` the clamped
+    index, ``circular`` ``j mod dim`` (topi's index maps)."""
+    widths, mode = attrs.get("pad_width"), attrs.get("pad_mode")
+    if len(widths) != 2 * x.ndim:
+        raise OpRuntimeError("shape_mismatch", f"pad_width has {len(widths)} values for a "
+                             f"{x.ndim}-d tensor", rule="EXEC-nn-pad-1")
+    before, after = widths[0::2], widths[1::2]
+    out_shape = tuple(d + b + a for d, b, a in zip(x.shape, before, after))
+    if any(d < 0 for d in out_shape):
+        raise OpRuntimeError("invalid_value", f"cropping {list(widths)} exceeds the shape "
+                             f"{x.shape}", rule="EXEC-nn-pad-1")
+    if mode == "constant":
+        out = np.full(out_shape, np.asarray(attrs.get("pad_value")).astype(x.dtype), x.dtype)
+        src, dst = [], []
+        for d, b, a in zip(x.shape, before, after):
+            lo, hi = max(0, -b), min(d, d + a)
+            src.append(slice(lo, max(lo, hi)))
+            dst.append(slice(lo + b, lo + b + max(0, hi - lo)))
+        out[tuple(dst)] = x[tuple(src)]
+        return out
+    index = []
+    for d, b, size in zip(x.shape, before, out_shape):
+        j = np.arange(size, dtype=np.int64) - b
+        if size and d == 0:
+            raise OpRuntimeError("index_out_of_bounds", f"{mode} padding of an empty axis",
+                                 rule="EXEC-nn-pad-2")
+        if mode == "reflect":
+            j = (d - 1) - np.abs((d - 1) - np.abs(j))
+            if np.any((j < 0) | (j >= d)):
+                raise OpRuntimeError("index_out_of_bounds", f"reflect padding wider than the "
+                                     f"axis of length {d} - 1", rule="EXEC-nn-pad-2")
+        elif mode == "replicate":
+            j = np.clip(j, 0, d - 1)
+        else:
+            j = np.mod(j, d) if d else j
+        index.append(j)
+    return x[np.ix_(*index)] if index else x.copy()
+
+
+# =============================================================================================
+# Registration
+# =============================================================================================
+
+def _register_all() -> None:
+    def op(name, operands, attrs, deduce, compute, rule, **extra):
+        register(OpDef(f"relax.nn.{name}", operands, attrs, deduce=deduce, compute=compute,
+                       family=FAMILY, spec_rule=rule, **extra))
+
+    norm_attrs = (Attr("epsilon", 1e-5, to_float), Attr("center", True, to_bool),
+                  Attr("scale", True, to_bool))
+    op("layer_norm", (Operand("data"), Operand("gamma"), Operand("beta")),
+       (Attr("axes", convert=to_int_tuple),) + norm_attrs,
+       deduce_layer_norm, _layer_norm, "SI-nn-layer_norm-1")
+    op("rms_norm", (Operand("data"), Operand("weight")),
+       (Attr("axes", -1, to_int_tuple), Attr("epsilon", 1e-5, to_float)),
+       deduce_rms_norm, _rms_norm, "SI-nn-rms_norm-1")
+    op("group_norm", (Operand("data"), Operand("gamma"), Operand("beta")),
+       (Attr("num_groups", convert=to_int), Attr("channel_axis", convert=to_int),
+        Attr("axes", convert=to_int_tuple)) + norm_attrs,
+       deduce_group_norm, _group_norm, "SI-nn-group_norm-1")
+    op("batch_norm", tuple(Operand(n) for n in ("data", "gamma", "beta", "moving_mean",
+                                                "moving_var")),
+       (Attr("axis", convert=to_int),) + norm_attrs +
+       (Attr("momentum", 0.1, to_float), Attr("training", True, to_bool)),
+       deduce_batch_norm, _batch_norm, "SI-nn-batch_norm-1")
+
+    for nsp, name in ((1, "conv1d"), (2, "conv2d")):
+        data_canon, kernel_canon = _CONV_LAYOUTS[nsp]
+        op(name, (Operand("data"), Operand("weight")),
+           (Attr("strides", 1, spatial_tuple(nsp, "strides")),
+            Attr("padding", 0, padding_tuple(nsp)),
+            Attr("dilation", 1, spatial_tuple(nsp, "dilation")),
+            Attr("groups", 1, to_int), Attr("data_layout", data_canon, to_str),
+            Attr("kernel_layout", kernel_canon, to_str), Attr("out_layout", None, to_opt_str),
+            Attr("out_dtype", None, to_dtype)),
+           deduce_conv1d if nsp == 1 else deduce_conv2d,
+           lambda attrs, d, w, nsp=nsp: _conv(attrs, d, w, nsp=nsp), "SI-nn-conv-1")
+
+    pool_attrs = (Attr("pool_size", 1, spatial_tuple(2, "pool_size")),
+                  Attr("strides", 1, spatial_tuple(2, "strides")),
+                  Attr("padding", 0, padding_tuple(2)),
+                  Attr("dilation", 1, spatial_tuple(2, "dilation")),
+                  Attr("ceil_mode", False, to_bool), Attr("count_include_pad", False, to_bool),
+                  Attr("layout", "NCHW", to_str), Attr("out_layout", None, to_opt_str))
+    for kind in ("max", "avg"):
+        op(f"{kind}_pool2d", (Operand("data"),), pool_attrs, deduce_pool2d,
+           lambda attrs, x, kind=kind: _pool2d(attrs, x, kind=kind), "SI-nn-pool-1")
+    op("adaptive_avg_pool2d", (Operand("data"),),
+       (Attr("output_size", None, _opt_output_size), Attr("layout", "NCHW", to_str),
+        Attr("out_layout", None, to_opt_str)),
+       deduce_adaptive_avg_pool2d, _adaptive_avg_pool2d, "SI-nn-adaptive_pool-1")
+
+    attention_attrs = (Attr("scale", None, _opt_scale),
+                       Attr("causal_mask", None, _opt_causal_mask),
+                       Attr("window_size", None, _opt_window_size))
+    op("attention", (Operand("query"), Operand("key"), Operand("value"),
+                     Operand("bias", optional=True)),
+       attention_attrs, deduce_attention, _attention, "SI-nn-attention-1")
+    op("attention_bias", (Operand("query"), Operand("key"), Operand("value"), Operand("bias")),
+       attention_attrs, deduce_attention, _attention, "SI-nn-attention-1")
+
+    op("dropout", (Operand("data"),), (Attr("rate", 0.5, to_float),), deduce_dropout,
+       _dropout, "SI-nn-dropout-1")
+    op("pad", (Operand("data"),),
+       (Attr("pad_width", convert=to_int_tuple),
+        Attr("pad_mode", "constant", one_of(*_PAD_MODES)),
+        Attr("pad_value", 0.0, to_float)),
+       deduce_pad, _pad, "SI-nn-pad-1")
+
+
+def _opt_causal_mask(value):
+    if value is None:
+        return None
+    return one_of("TopLeft", "BottomRight")(value)
+
+
+_register_all()
