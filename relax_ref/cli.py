@@ -52,18 +52,21 @@ def cmd_check(args: argparse.Namespace) -> int:
     from relax_ref.parser.printer import print_module
     from relax_ref.semantics.normalize import normalize
 
-    mod = normalize(_parse_file(args.file))
-    try:
-        from relax_ref.semantics.well_formed import check_well_formed
-    except ImportError:
-        check_well_formed = None
-    if check_well_formed is not None:
-        errors = check_well_formed(mod)
-        if errors:
-            for err in errors:
-                print(err.render(), file=sys.stderr)
-            return 1
-    _write_text(print_module(mod), args.output)
+    from relax_ref.semantics.well_formed import check_well_formed
+
+    text = _read(args.file)
+    from relax_ref.parser.builder import parse
+
+    parsed = parse(text, args.file)
+    # Every problem at once (well-formedness and annotations), each with its line.
+    errors = check_well_formed(parsed)
+    if errors:
+        for err in errors:
+            err.source_text = err.source_text or text
+            print(err.render(), file=sys.stderr)
+        print(f"{args.file}: {len(errors)} error(s)", file=sys.stderr)
+        return 1
+    _write_text(print_module(normalize(parsed)), args.output)
     return 0
 
 

@@ -6,11 +6,14 @@ its struct-info deduction rule, and its NumPy semantics. Op families register th
 from their own modules (``ops/elementwise.py``, ``ops/manipulate.py``, ...);
 ``lookup(name)`` finds one by its registry name (``relax.add``).
 
-Canonical calls (spec/struct_info.md, SI-call-1): the parser keeps a call as written;
+Canonical calls (spec/ops/common.md, SI-call-1..4): the parser keeps a call as written;
 ``canonicalize_call`` binds its positional and keyword arguments to the OpDef's
-parameters, so that operands become ``Call.args`` (Relax expressions) and attributes
-become ``Call.attrs`` with every default filled in and every value converted to its
-canonical Python form.
+parameters as TVM's Python function binds them, so that operands become ``Call.args``
+(Relax expressions) and attributes become ``Call.attrs`` with every default filled in and
+every value converted to its canonical Python form. What TVM's Python function does
+beyond binding is declared on the OpDef, never special-cased by op name here: ``bind``
+adjusts the bound arguments (defaults that depend on another argument), ``when_given``
+names the op a call becomes when it gives an optional operand.
 """
 from __future__ import annotations
 
@@ -95,6 +98,16 @@ class OpDef:
     spec_rule: str = ""  # the rule ID in spec/ops/<family>.md
     raw_call: bool = False  # the parser's form is already canonical (structural calls)
     extra: dict = field(default_factory=dict)
+    # SI-call-3: adjusts the arguments as bound from the call (by parameter name; absent
+    # ones missing, an operand written None already removed) before defaults are filled.
+    # It returns the adjusted mapping. For defaults TVM's Python function computes from
+    # another argument: ``R.arange(n)`` is ``arange(0, n)``, ``R.eye(n)`` is
+    # ``eye(n, n)``, an ``out_layout`` of None is the data layout.
+    bind: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    # SI-call-4: ``(operand, op name)`` pairs: a call that gives the optional ``operand``
+    # is a call of that op (``R.nn.attention`` with a bias is
+    # ``relax.nn.attention_bias``, as TVM's Python function builds it).
+    when_given: tuple[tuple[str, str], ...] = ()
 
     @property
     def short_name(self) -> str:
@@ -144,26 +157,23 @@ def _load_families() -> None:
 
 def canonicalize_call(call: rx.Call) -> rx.Call:
     """Bind a call of a registered op as TVM's Python function would bind it
-    (SI-call-1). Unknown ops are returned unchanged (later stages report them)."""
+    (SI-call-1..4). Unknown ops are returned unchanged (later stages report them)."""
     if not isinstance(call.op, rx.Op):
         return call
     op = lookup(call.op.name)
     if op is None or op.raw_call:
         return call
-    params: list[Operand | Attr] = list(op.operands) + list(op.attrs)
-    names = [p.name for p in params]
-    bound: dict[str, Any] = {}
-    positional = list(call.args)
-    if len(positional) > len(params):
-        raise _call_error(call, f"takes at most {len(params)} arguments, got {len(positional)}")
-    for p, value in zip(params, positional):
-        bound[p.name] = value
-    for key, value in call.attrs.items:
-        if key not in names:
-            raise _call_error(call, f"has no parameter {key!r} (parameters: {', '.join(names)})")
-        if key in bound:
-            raise _call_error(call, f"got {key!r} twice")
-        bound[key] = value
+    bound = _bind_arguments(call, op)
+    if op.bind is not None:
+        bound = op.bind(dict(bound))
+    for operand, target in op.when_given:
+        if operand in bound:
+            op = lookup(target)
+            unknown = [k for k in bound if k not in _param_names(op)]
+            if unknown:
+                raise _call_error(call, f"with {operand!r} is {op.short_name}, which has no "
+                                        f"parameter {unknown[0]!r}")
+            break
     args: list[rx.Expr] = []
     for p in op.operands:
         if p.name in bound:
@@ -188,8 +198,37 @@ def canonicalize_call(call: rx.Call) -> rx.Call:
             except (ValueError, TypeError) as err:
                 raise _call_error(call, f"attribute {a.name}: {err}") from None
         attrs.append((a.name, value))
-    return rx.Call(call.op, tuple(args), rx.Attrs(tuple(attrs)), call.sinfo_args,
+    callee = call.op if op.name == call.op.name else rx.Op(op.name, span=call.op.span)
+    return rx.Call(callee, tuple(args), rx.Attrs(tuple(attrs)), call.sinfo_args,
                    call.struct_info, span=call.span)
+
+
+def _param_names(op: OpDef) -> list[str]:
+    return [p.name for p in op.operands] + [a.name for a in op.attrs]
+
+
+def _bind_arguments(call: rx.Call, op: OpDef) -> dict[str, Any]:
+    """SI-call-1: positional arguments bind to the parameters in order, keywords by
+    name; too many, unknown or repeated arguments are errors. SI-call-2: an operand
+    written as ``None`` is absent (its default applies, or the optional operand is
+    left out), as in TVM's Python functions."""
+    names = _param_names(op)
+    bound: dict[str, Any] = {}
+    positional = list(call.args)
+    if len(positional) > len(names):
+        raise _call_error(call, f"takes at most {len(names)} arguments, got {len(positional)}")
+    for name, value in zip(names, positional):
+        bound[name] = value
+    for key, value in call.attrs.items:
+        if key not in names:
+            raise _call_error(call, f"has no parameter {key!r} (parameters: {', '.join(names)})")
+        if key in bound:
+            raise _call_error(call, f"got {key!r} twice")
+        bound[key] = value
+    for p in op.operands:
+        if p.name in bound and bound[p.name] is None:
+            del bound[p.name]
+    return bound
 
 
 def _call_error(call: rx.Call, message: str) -> StructInfoError:
@@ -199,6 +238,10 @@ def _call_error(call: rx.Call, message: str) -> StructInfoError:
 
 def _as_operand(value: Any, call: rx.Call, p: Operand) -> rx.Expr:
     """An operand written as a literal becomes the Relax leaf the TVM function makes."""
+    if isinstance(value, rx.Tuple) and p.kind == "shape" and all(
+            isinstance(f, rx.PrimValue) and f.value.dtype.is_integer for f in value.fields):
+        # A shape written as a tuple of integers, as TVM's Python API accepts.
+        return rx.ShapeExpr(tuple(_as_int64(f.value) for f in value.fields), span=value.span)
     if isinstance(value, rx.Expr):
         return value
     if isinstance(value, bool):
@@ -218,6 +261,12 @@ def _as_operand(value: Any, call: rx.Call, p: Operand) -> rx.Expr:
             return rx.ShapeExpr(tuple(P.IntImm(v) if isinstance(v, int) else v for v in value))
         return rx.Tuple(tuple(_as_operand(v, call, p) for v in value))
     raise _call_error(call, f"operand {p.name!r} cannot be {value!r}")
+
+
+def _as_int64(e: P.PrimExpr) -> P.PrimExpr:
+    if isinstance(e, P.IntImm):
+        return P.IntImm(e.value, parse_dtype("int64"))
+    return e if e.dtype == parse_dtype("int64") else P.Cast(parse_dtype("int64"), e)
 
 
 def _attr_python_value(value: Any) -> Any:

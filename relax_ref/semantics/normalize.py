@@ -64,12 +64,17 @@ class _FunctionScope:
     names: set[str]
     parent: "_FunctionScope | None" = None
     var_map: dict[int, rx.Var] = field(default_factory=dict)
+    hits: set[int] = field(default_factory=set)  # variables looked up (for recursion)
 
     def lookup(self, var: rx.Var) -> rx.Var | None:
         scope: _FunctionScope | None = self
         while scope is not None:
             hit = scope.var_map.get(id(var))
             if hit is not None:
+                root: _FunctionScope = self
+                while root.parent is not None:
+                    root = root.parent
+                root.hits.add(id(hit))
                 return hit
             scope = scope.parent
         return None
@@ -187,6 +192,9 @@ class Normalizer:
     # -- blocks -----------------------------------------------------------------------------------
     def seq_expr(self, seq: rx.SeqExpr, scope: _FunctionScope, body_hint: str,
                  function_body: bool = False) -> rx.SeqExpr:
+        """A SeqExpr's symbols (from match_cast inside it) are local to it: its struct
+        info is erased to the symbols defined outside (SI-erase-2)."""
+        outer_syms = set(scope.defined_syms)
         blocks: list[rx.BindingBlock] = []
         for block in seq.blocks:
             dataflow = isinstance(block, rx.DataflowBlock)
@@ -202,7 +210,11 @@ class Normalizer:
             body = tail.emit(body, body_hint)
         if tail.bindings:
             blocks.append(rx.BindingBlock(tuple(tail.bindings)))
-        return rx.SeqExpr(tuple(blocks), body, self.sinfo_of(body), span=seq.span)
+        sinfo = self.sinfo_of(body)
+        if not function_body:
+            sinfo = erase(sinfo, outer_syms)
+            scope.defined_syms.intersection_update(outer_syms)
+        return rx.SeqExpr(tuple(blocks), body, sinfo, span=seq.span)
 
     def binding(self, b: rx.Binding, em: _Emitter) -> None:
         scope = em.scope
@@ -226,6 +238,9 @@ class Normalizer:
             em.bindings.append(rx.MatchCast(var, value, target, span=b.span))
             return
         hint = b.var.name_hint
+        if isinstance(b.value, rx.Function):
+            self.local_function_binding(b, em)
+            return
         value = self.expr(b.value, em, if_var_hint=hint)
         deduced = value.struct_info
         sinfo = deduced
@@ -235,6 +250,34 @@ class Normalizer:
             sinfo = b.var.struct_info
         var = type(b.var)(hint, sinfo, span=b.var.span)
         scope.var_map[id(b.var)] = var
+        em.bindings.append(rx.VarBinding(var, value, span=b.span))
+
+    def local_function_binding(self, b: rx.VarBinding, em: _Emitter) -> None:
+        """A local function may call itself: its variable is in scope in its own body,
+        with the struct info of its signature (SI-fn-local-1). When the body does not
+        use it, the variable gets the fully deduced struct info instead."""
+        scope = em.scope
+        func = b.value
+        params = tuple(p.struct_info for p in func.params)
+        signature = si.FuncStructInfo(params, func.ret_struct_info or si.ObjectStructInfo(),
+                                      func.is_pure)
+        own = type(b.var)(b.var.name_hint, b.var.struct_info or signature, span=b.var.span)
+        scope.var_map[id(b.var)] = own
+        root = scope
+        while root.parent is not None:
+            root = root.parent
+        root.hits.discard(id(own))
+        value = self.function(func, scope)
+        if id(own) in root.hits:
+            var = own
+        else:
+            sinfo = value.struct_info
+            if b.var.struct_info is not None:
+                self.check(b.var.struct_info, sinfo, b.span,
+                           f"the annotation of {b.var.name_hint!r}", scope.analyzer)
+                sinfo = b.var.struct_info
+            var = type(b.var)(b.var.name_hint, sinfo, span=b.var.span)
+            scope.var_map[id(b.var)] = var
         em.bindings.append(rx.VarBinding(var, value, span=b.span))
 
     def check(self, annotation: si.StructInfo, deduced: si.StructInfo, span, what: str,
