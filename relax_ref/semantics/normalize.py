@@ -65,6 +65,7 @@ class _FunctionScope:
     parent: "_FunctionScope | None" = None
     var_map: dict[int, rx.Var] = field(default_factory=dict)
     hits: set[int] = field(default_factory=set)  # variables looked up (for recursion)
+    counters: dict[str, int] = field(default_factory=dict)  # next suffix per name hint
 
     def lookup(self, var: rx.Var) -> rx.Var | None:
         scope: _FunctionScope | None = self
@@ -83,11 +84,14 @@ class _FunctionScope:
         if hint not in self.names:
             self.names.add(hint)
             return hint
-        i = 1
+        # Continue numbering where the last fresh name of this hint stopped, so naming
+        # stays linear in the number of bindings.
+        i = self.counters.get(hint, 1)
         while f"{hint}{i}" in self.names:
             i += 1
         name = f"{hint}{i}"
         self.names.add(name)
+        self.counters[hint] = i + 1
         return name
 
 
