@@ -119,6 +119,16 @@ def kill_tensor(tensor: np.ndarray) -> None:
         flat[:] = POISON_BYTE
 
 
+def poison_mask(arr: np.ndarray) -> np.ndarray:
+    """Where ``arr`` holds poison: NaN for floats, all-0xFF elements otherwise."""
+    if np.issubdtype(arr.dtype, np.floating) or arr.dtype.kind == "V" or \
+            arr.dtype.name in ("bfloat16",) or arr.dtype.name.startswith("float8"):
+        return np.isnan(arr.astype(np.float32))
+    item = arr.dtype.itemsize
+    raw = np.ascontiguousarray(arr).view(np.uint8).reshape(arr.shape + (item,))
+    return np.all(raw == POISON_BYTE, axis=-1)
+
+
 def count_poison(arr: np.ndarray) -> int:
     """How many elements of ``arr`` hold the poison pattern (NaN counts for floats)."""
     if arr.size == 0:

@@ -1,0 +1,1646 @@
+"""TIR execution: the definitional interpreter of PrimFuncs (spec/tir_semantics.md).
+
+``run_prim_func(func, args)`` runs a ``tir.PrimFunc`` on NumPy arrays in destination-passing
+style: stores mutate the argument arrays in place.
+
+Two paths share one expression evaluator (``_Machine.eval``), which computes on NumPy
+scalars and on NumPy arrays alike, so both paths have the same expression semantics:
+
+* the **scalar path** follows the rules literally, one statement and one loop iteration
+  at a time (EXEC-tir-for-1, EXEC-tir-block-1 .. 5, ...);
+* the **vectorized path** (EXEC-tir-vec-1 .. 6) runs a perfect loop nest around one store,
+  or around one block whose body is one store, as array operations over the whole
+  iteration space, when the shape of the nest guarantees the same final memory as the
+  scalar path. Whenever a runtime condition fails or anything goes wrong while it
+  computes (an index out of bounds, a division by zero, a binding outside its domain),
+  it has either changed nothing or only written what the scalar path rewrites
+  identically, and the statement is run again on the scalar path, which raises the
+  error at the exact iteration. The tests check that both paths agree bit for bit.
+
+Memory that nobody wrote holds *poison* (DESIGN.md decision 6, EXEC-tir-poison-1): the
+memory model's ``memory.poison_array``, used for every fresh buffer.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable
+
+import ml_dtypes
+import numpy as np
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import tir
+from relax_ref.ir.dtype import DataType, DTypeError, parse_dtype
+from relax_ref.ir.equal import structural_equal
+from relax_ref.ir.numpy_dtype import dtype_of_numpy, numpy_dtype
+from relax_ref.semantics.errors import RelaxError, ResourceError, RuntimeCheckError
+from relax_ref.semantics.memory import poison_array
+from relax_ref.semantics.values import PrimScalar
+from relax_ref.solver.evaluate import (
+    DivisionByZero, EvaluationError, UnboundVariable, dtype_range, evaluate_int,
+)
+
+__all__ = [
+    "run_prim_func", "out_of_range_int",
+    "MAX_STEPS", "MAX_BUFFER_ELEMENTS", "VECTOR_CHUNK_ELEMENTS", "AUTO_MIN_ITERATIONS",
+    "MODES",
+]
+
+# ---------------------------------------------------------------------------------------
+# Configuration (module level, read at each call; EXEC-tir-limit-1, EXEC-tir-limit-2)
+# ---------------------------------------------------------------------------------------
+
+#: Most statements one ``run_prim_func`` call may execute (each statement execution and
+#: each loop iteration's body counts one step); ``max_steps=`` overrides it per call.
+MAX_STEPS = 10**9
+#: Most elements one buffer the function allocates may have (block ``alloc_buffers``,
+#: ``T.allocate``, ``T.decl_buffer``).
+MAX_BUFFER_ELEMENTS = 2**31
+#: Most elements of one array the vectorized path computes at a time (one chunk,
+#: EXEC-tir-vec-5).
+VECTOR_CHUNK_ELEMENTS = 2**22
+#: In ``mode="auto"`` a nest with fewer iterations runs on the scalar path (the arrays
+#: would not pay for themselves); ``mode="vectorized"`` vectorizes every nest it can.
+AUTO_MIN_ITERATIONS = 16
+
+MODES = ("auto", "scalar", "vectorized")
+
+# ---------------------------------------------------------------------------------------
+# Poison (EXEC-tir-poison-1) is the memory model's: memory.poison_array fills fresh
+# buffers with the poison byte (NaN for floats). An out-of-range float->int conversion is
+# a different rule (EXEC-tir-cast-2): it gives the value x86 gives.
+# ---------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def out_of_range_int(dtype: DataType) -> np.generic:
+    """The result of converting NaN, an infinity or an out-of-range float to ``dtype``
+    (LLVM leaves it undefined; x86's "integer indefinite" is the signed minimum, and we
+    use the unsigned maximum for unsigned types)."""
+    lo, hi = dtype_range(dtype)
+    return _np(dtype).type(lo if dtype.is_int else hi)
+
+
+def _as_datatype(dtype) -> DataType:
+    if isinstance(dtype, DataType):
+        return dtype
+    if isinstance(dtype, str):
+        return parse_dtype(dtype)
+    return dtype_of_numpy(dtype)
+
+
+# ---------------------------------------------------------------------------------------
+# The entry point
+# ---------------------------------------------------------------------------------------
+
+def run_prim_func(func: tir.PrimFunc, args: list, *, mode: str = "auto",
+                  max_steps: int | None = None, stats: dict | None = None) -> object:
+    """Run ``func`` on ``args`` (EXEC-tir-bind-1 .. 3, then the body).
+
+    ``args`` holds, per parameter in order, a NumPy array for a buffer parameter (the
+    buffer views the whole array and stores write into it) or a Python int/float/bool,
+    a NumPy scalar or an object with ``.value`` (PrimScalar) for a scalar parameter.
+    ``mode`` is ``"scalar"`` (the definitional path only), ``"vectorized"`` (vectorize
+    every nest that can be) or ``"auto"`` (vectorize nests of at least
+    AUTO_MIN_ITERATIONS iterations). Returns the value of ``T.ret`` as a PrimScalar, or
+    None. ``stats``, when a dict, receives counts of vectorized nests and fallbacks.
+
+    Raises RuntimeCheckError (``check`` says which rule failed) or ResourceError."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    machine = _Machine(mode, MAX_STEPS if max_steps is None else int(max_steps))
+    result = None
+    try:
+        with np.errstate(all="ignore"):
+            machine.bind_arguments(func, list(args))
+            machine.exec(func.body)
+    except _Return as ret:
+        result = ret.value
+    finally:
+        if stats is not None:
+            stats.update(machine.stats)
+            stats["steps"] = machine.steps
+    if result is None:
+        return None
+    return PrimScalar(result.item(), dtype_of_numpy(result.dtype))
+
+
+class _Return(Exception):
+    """``T.ret(value)``: leaves the function with a value (EXEC-tir-eval-2)."""
+
+    def __init__(self, value):
+        super().__init__("T.ret")
+        self.value = value
+
+
+class _Fallback(Exception):
+    """The vectorized path cannot run this nest; the scalar path will."""
+
+
+# ---------------------------------------------------------------------------------------
+# Errors
+# ---------------------------------------------------------------------------------------
+
+def _error(message: str, node, check: str, rule: str) -> RuntimeCheckError:
+    return RuntimeCheckError(message, getattr(node, "span", None), check=check, rule=rule)
+
+
+def _unsupported(what: str, node) -> RuntimeCheckError:
+    return _error(f"{what} is not supported by the reference TIR interpreter", node,
+                  "unsupported", "EXEC-tir-intrin-4")
+
+
+def _ill_typed(message: str, node) -> RuntimeCheckError:
+    return _error(message, node, "ill_typed", "EXEC-tir-type-1")
+
+
+# ---------------------------------------------------------------------------------------
+# Values: NumPy scalars (scalar path) or arrays (vectorized path) of the node's dtype
+# ---------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _np(dt: DataType) -> np.dtype:
+    try:
+        return numpy_dtype(dt)
+    except DTypeError:
+        raise _unsupported(f"data type {dt}", None) from None
+
+
+def _is_array(v) -> bool:
+    return isinstance(v, np.ndarray) and v.ndim > 0
+
+
+def _wrap(value: int, dt: DataType) -> int:
+    """EXEC-tir-int-1: an integer taken modulo 2**bits into the range of ``dt``."""
+    lo, hi = dtype_range(dt)
+    return (value - lo) % (hi - lo + 1) + lo
+
+
+def _select(c, t, f):
+    """Elementwise ``t if c else f`` (both already evaluated)."""
+    if isinstance(c, np.ndarray):
+        return np.where(c, t, f)
+    return t if c else f
+
+
+def _to_f64(x):
+    return x.astype(np.float64)
+
+
+def _round_to(y, dt: DataType):
+    """A float64 result rounded once to ``dt`` (EXEC-tir-float-1)."""
+    if not isinstance(y, (np.ndarray, np.generic)):
+        y = np.float64(y)
+    return y.astype(_np(dt))
+
+
+def _check_divisor(b, node) -> None:
+    """EXEC-tir-div-3: integer division or remainder by zero traps."""
+    if isinstance(b, np.ndarray):
+        if not b.all():
+            raise _error("integer division by zero", node, "division_by_zero", "EXEC-tir-div-3")
+    elif b == 0:
+        raise _error("integer division by zero", node, "division_by_zero", "EXEC-tir-div-3")
+
+
+# Binary arithmetic: ``f(a, b, dt, node)`` with both operands of dtype ``dt``.
+
+def _add(a, b, dt, node):
+    return a + b
+
+
+def _sub(a, b, dt, node):
+    return a - b
+
+
+def _mul(a, b, dt, node):
+    return a * b
+
+
+def _div(a, b, dt, node):
+    """``/``: IEEE division for floats; truncating division for integers (EXEC-tir-div-2)."""
+    if dt.is_float:
+        return a / b
+    _check_divisor(b, node)
+    if not dt.is_int:
+        return a // b
+    return (a - np.fmod(a, b)) // b
+
+
+def _mod(a, b, dt, node):
+    """``T.truncmod``: the remainder with the sign of the dividend (EXEC-tir-div-2)."""
+    if dt.is_float:
+        return _round_to(np.fmod(_to_f64(a), _to_f64(b)), dt)  # exact in any precision
+    _check_divisor(b, node)
+    return np.fmod(a, b)
+
+
+def _floordiv(a, b, dt, node):
+    """``//``: the quotient rounded toward minus infinity (EXEC-tir-div-1); for floats
+    ``floor(a / b)``, as TVM lowers it."""
+    if dt.is_float:
+        return np.floor(a / b)
+    _check_divisor(b, node)
+    return a // b
+
+
+def _floormod(a, b, dt, node):
+    """``%``: ``a - floordiv(a, b) * b``, the sign of the divisor (EXEC-tir-div-1)."""
+    if dt.is_float:
+        return a - np.floor(a / b) * b
+    _check_divisor(b, node)
+    return a % b
+
+
+def _min(a, b, dt, node):
+    """EXEC-tir-float-2: ``select(a < b, a, b)``, as TVM's code generators emit it."""
+    return _select(a < b, a, b)
+
+
+def _max(a, b, dt, node):
+    """EXEC-tir-float-2: ``select(a > b, a, b)``."""
+    return _select(a > b, a, b)
+
+
+def _ne(a, b, dt, node):
+    """EXEC-tir-cmp-1: comparisons of floats are ordered; NaN != NaN is false."""
+    if dt.is_float:
+        return (a < b) | (a > b)
+    return a != b
+
+
+_ARITH: dict[type, Callable] = {
+    P.Add: _add, P.Sub: _sub, P.Mul: _mul, P.Div: _div, P.Mod: _mod,
+    P.FloorDiv: _floordiv, P.FloorMod: _floormod, P.Min: _min, P.Max: _max,
+}
+_COMPARE: dict[type, Callable] = {
+    P.EQ: lambda a, b, dt, node: a == b,
+    P.NE: _ne,
+    P.LT: lambda a, b, dt, node: a < b,
+    P.LE: lambda a, b, dt, node: a <= b,
+    P.GT: lambda a, b, dt, node: a > b,
+    P.GE: lambda a, b, dt, node: a >= b,
+}
+
+
+def _cast(v, src: DataType, dst: DataType, node):
+    """EXEC-tir-cast-1 .. 3."""
+    if src == dst:
+        return v
+    to = _np(dst)
+    if dst.is_bool:
+        return v != 0  # a float NaN converts to True (LLVM's fcmp une)
+    if src.is_float and dst.is_integer:
+        # EXEC-tir-cast-2: truncation toward zero; NaN, infinities and values outside the
+        # target's range (LLVM's fptosi poison) give the target's poison value.
+        t = np.trunc(_to_f64(v))
+        lo, hi = dtype_range(dst)
+        ok = np.isfinite(t) & (t >= float(lo)) & (t < float(hi + 1))
+        if not isinstance(ok, np.ndarray):
+            return to.type(int(t)) if ok else out_of_range_int(dst)
+        out = np.where(ok, t, 0.0).astype(to)
+        out[~ok] = out_of_range_int(dst)
+        return out
+    if dst.is_float or dst.is_integer:
+        # int->int wraps (EXEC-tir-int-1); int->float and float->float round to nearest.
+        return v.astype(to)
+    raise _unsupported(f"cast from {src} to {dst}", node)
+
+
+# ---------------------------------------------------------------------------------------
+# Intrinsics (EXEC-tir-intrin-1 .. 4)
+# ---------------------------------------------------------------------------------------
+
+def _erf64(x):
+    if isinstance(x, np.ndarray):
+        return _ERF_UFUNC(x).astype(np.float64)
+    return np.float64(math.erf(float(x)))
+
+
+_ERF_UFUNC = np.frompyfunc(math.erf, 1, 1)
+
+# Functions computed in float64 and rounded once to the result's type: the correctly
+# rounded result, but for rare double-rounding cases (EXEC-tir-intrin-1).
+_MATH1: dict[str, Callable] = {
+    "exp": np.exp, "exp2": np.exp2, "exp10": lambda x: np.power(10.0, x),
+    "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p,
+    "expm1": np.expm1, "erf": _erf64, "tanh": np.tanh, "sqrt": np.sqrt,
+    "sin": np.sin, "cos": np.cos, "tan": np.tan, "sinh": np.sinh, "cosh": np.cosh,
+    "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "asinh": np.arcsinh,
+    "acosh": np.arccosh, "atanh": np.arctanh,
+    # Exact in any precision: computing in float64 changes nothing.
+    "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc,
+    # TVM 0.27 lowers T.round to llvm.nearbyint: round half to even.
+    "round": np.rint, "nearbyint": np.rint,
+}
+_MATH2: dict[str, Callable] = {
+    "pow": np.power, "atan2": np.arctan2, "hypot": np.hypot, "fmod": np.fmod,
+    "copysign": np.copysign,
+}
+_BITWISE: dict[str, Callable] = {
+    "bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or,
+    "bitwise_xor": np.bitwise_xor,
+}
+
+
+def _intrinsic_name(op: str) -> str:
+    for prefix in ("tir.", "tirx."):
+        if op.startswith(prefix):
+            return op[len(prefix):]
+    return op
+
+
+def _float_operand(m: "_Machine", e: P.Call, i: int = 0):
+    x = m.eval(e.args[i])
+    dt = e.args[i].dtype
+    if not dt.is_float or dt != e.dtype:
+        raise _ill_typed(f"{e.op} takes a float of the result's type ({e.dtype}), found {dt}", e)
+    return x
+
+
+def _i_math1(m, e):
+    fn = _MATH1[_intrinsic_name(e.op)]
+    x = _float_operand(m, e)
+    return _round_to(fn(_to_f64(x)), e.dtype)
+
+
+def _i_math2(m, e):
+    fn = _MATH2[_intrinsic_name(e.op)]
+    a, b = _float_operand(m, e, 0), _float_operand(m, e, 1)
+    return _round_to(fn(_to_f64(a), _to_f64(b)), e.dtype)
+
+
+def _i_abs(m, e):
+    x = m.eval(e.args[0])
+    if e.dtype.is_float:
+        return _round_to(np.abs(_to_f64(x)), e.dtype)
+    return np.abs(x)  # wraps: abs(INT_MIN) == INT_MIN
+
+
+def _i_rsqrt(m, e):
+    """TVM's legalization: ``1 / sqrt(x)``, each operation rounded to the type."""
+    x = _float_operand(m, e)
+    return _np(e.dtype).type(1) / _round_to(np.sqrt(_to_f64(x)), e.dtype)
+
+
+def _i_sigmoid(m, e):
+    """TVM's legalization: ``1 / (1 + exp(-x))``, each operation rounded to the type."""
+    x = _float_operand(m, e)
+    one = _np(e.dtype).type(1)
+    return one / (one + _round_to(np.exp(_to_f64(-x)), e.dtype))
+
+
+def _i_classify(m, e):
+    x = m.eval(e.args[0])
+    name = _intrinsic_name(e.op)
+    if not e.args[0].dtype.is_float:
+        const = name == "isfinite"
+        return np.full(x.shape, const) if _is_array(x) else np.bool_(const)
+    f = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite}[name]
+    return f(_to_f64(x))
+
+
+def _i_nextafter(m, e):
+    a, b = _float_operand(m, e, 0), _float_operand(m, e, 1)
+    if e.dtype.bits not in (16, 32, 64) or e.dtype.code != "float":
+        raise _unsupported(f"nextafter on {e.dtype}", e)
+    return np.nextafter(a, b)
+
+
+def _i_ldexp(m, e):
+    x = _float_operand(m, e, 0)
+    n = m.eval(e.args[1])
+    return _round_to(np.ldexp(_to_f64(x), n.astype(np.int64)), e.dtype)
+
+
+def _i_bitwise(m, e):
+    a, b = m.eval(e.args[0]), m.eval(e.args[1])
+    _check_integer_operands(e, a, b)
+    return _BITWISE[_intrinsic_name(e.op)](a, b)
+
+
+def _i_bitwise_not(m, e):
+    a = m.eval(e.args[0])
+    _check_integer_operands(e, a)
+    return np.invert(a)
+
+
+def _check_integer_operands(e, *values) -> None:
+    want = _np(e.dtype)
+    for v in values:
+        if v.dtype != want or not (e.dtype.is_integer or e.dtype.is_bool):
+            raise _ill_typed(f"{e.op} takes integers of type {e.dtype}, found {v.dtype}", e)
+
+
+def _i_shift(m, e):
+    """EXEC-tir-intrin-3: shifts by an amount outside [0, bits) have no value in LLVM;
+    here they trap. Left shifts wrap; right shifts of signed values are arithmetic."""
+    a, k = m.eval(e.args[0]), m.eval(e.args[1])
+    _check_integer_operands(e, a)
+    if e.args[1].dtype.is_float:
+        raise _ill_typed(f"{e.op} by a float amount", e)
+    bits = e.dtype.bits
+    bad = (k < 0) | (k >= bits)
+    if np.any(bad):
+        raise _error(f"{e.op} by an amount outside [0, {bits})", e, "shift_out_of_range",
+                     "EXEC-tir-intrin-3")
+    if _intrinsic_name(e.op) == "shift_right":
+        return np.right_shift(a, k.astype(a.dtype))
+    if e.dtype.is_int:
+        unsigned = np.dtype(f"uint{bits}")
+        return np.left_shift(a.astype(unsigned), k.astype(unsigned)).astype(a.dtype)
+    return np.left_shift(a, k.astype(a.dtype))
+
+
+def _i_popcount(m, e):
+    a = m.eval(e.args[0])
+    _check_integer_operands(e, a)
+    unsigned = np.dtype(f"uint{e.dtype.bits}")
+    return np.bitwise_count(a.astype(unsigned)).astype(_np(e.dtype))
+
+
+def _i_reinterpret(m, e):
+    a = m.eval(e.args[0])
+    to = _np(e.dtype)
+    if to.itemsize != a.dtype.itemsize:
+        raise _ill_typed(f"reinterpret of {a.dtype} as {e.dtype}: the widths differ", e)
+    return a.view(to)
+
+
+def _i_likely(m, e):
+    return m.eval(e.args[0])
+
+
+def _i_if_then_else(m, e):
+    """EXEC-tir-intrin-2: lazy; only the chosen arm is evaluated (per element)."""
+    c = m.eval(e.args[0])
+    if not isinstance(c, np.ndarray):
+        return m.eval(e.args[1]) if c else m.eval(e.args[2])
+    return m.eval_choice(c, e.args[1], e.args[2], e.dtype)
+
+
+def _i_extreme(m, e):
+    name = _intrinsic_name(e.op)
+    dt = e.dtype
+    npdt = _np(dt)
+    if dt.is_float:
+        info = ml_dtypes.finfo(npdt)
+        value = {"max_value": info.max, "min_value": info.min, "infinity": np.inf,
+                 "neg_infinity": -np.inf}[name]
+        return np.array(value).astype(npdt)[()]
+    lo, hi = dtype_range(dt)
+    if name not in ("max_value", "min_value"):
+        raise _unsupported(f"T.{name}({dt})", e)
+    return npdt.type(hi if name == "max_value" else lo)
+
+
+def _i_ret(m, e):
+    raise _Return(m.eval(e.args[0]))
+
+
+_INTRINSICS: dict[str, Callable] = {
+    **{name: _i_math1 for name in _MATH1},
+    **{name: _i_math2 for name in _MATH2},
+    **{name: _i_bitwise for name in _BITWISE},
+    "abs": _i_abs, "fabs": _i_abs, "rsqrt": _i_rsqrt, "sigmoid": _i_sigmoid,
+    "isnan": _i_classify, "isinf": _i_classify, "isfinite": _i_classify,
+    "nextafter": _i_nextafter, "ldexp": _i_ldexp, "bitwise_not": _i_bitwise_not,
+    "shift_left": _i_shift, "shift_right": _i_shift, "popcount": _i_popcount,
+    "reinterpret": _i_reinterpret, "likely": _i_likely, "if_then_else": _i_if_then_else,
+    "max_value": _i_extreme, "min_value": _i_extreme, "infinity": _i_extreme,
+    "neg_infinity": _i_extreme, "ret": _i_ret,
+}
+# Intrinsics the vectorized path may meet (``ret`` leaves the function: scalar only).
+_VECTOR_INTRINSICS = frozenset(_INTRINSICS) - {"ret"}
+
+
+# ---------------------------------------------------------------------------------------
+# The machine: bindings, statements, expressions
+# ---------------------------------------------------------------------------------------
+
+_MISSING = object()
+
+
+class _Machine:
+    """The state of one run: variable values, buffer arrays, steps taken."""
+
+    def __init__(self, mode: str, max_steps: int):
+        self.mode = mode
+        self.max_steps = max_steps
+        self.steps = 0
+        self.env: dict[P.Var, Any] = {}
+        self.buffers: dict[tir.Buffer, np.ndarray] = {}
+        self.storage: dict[P.Var, np.ndarray] = {}
+        self.no_vector = 1 if mode == "scalar" else 0
+        self.plans: dict[int, tuple[tir.For, _Nest | None]] = {}
+        self.stats = {"vectorized": 0, "fallback": 0}
+        self.consts: dict[int, Any] = {}
+
+    # -- EXEC-tir-bind-1 .. 3: arguments ----------------------------------------------------
+    def bind_arguments(self, func: tir.PrimFunc, args: list) -> None:
+        name = _func_name(func)
+        if len(args) != len(func.params):
+            raise _error(f"{name} takes {len(func.params)} arguments, found {len(args)}",
+                         func, "signature", "EXEC-tir-bind-1")
+        buffer_of = dict(func.buffer_map)
+        sym: dict[P.Var, int] = {}
+        bound: list[tuple[tir.Buffer, np.ndarray]] = []
+
+        def bind_first(var: P.Var, value: int, what: str, node) -> None:
+            if var not in sym:
+                sym[var] = value
+            elif sym[var] != value:
+                raise _error(f"{what}: expected {var.name} = {sym[var]} (bound earlier), "
+                             f"found {value}", node, "shape_mismatch", "EXEC-tir-bind-1")
+
+        # Pass 1: scalar parameters, and each bare variable dimension at its first
+        # occurrence (parameters in order, dimensions in order).
+        for param, arg in zip(func.params, args):
+            buf = buffer_of.get(param)
+            if buf is not None:
+                arr = self._buffer_argument(param, buf, arg, name)
+                bound.append((buf, arr))
+                for d, dim in enumerate(buf.shape):
+                    if isinstance(dim, P.Var) and dim not in sym:
+                        sym[dim] = int(arr.shape[d])
+                for d, stride in enumerate(buf.strides):
+                    if isinstance(stride, P.Var) and stride not in sym:
+                        sym[stride] = _element_stride(arr, d, buf, param)
+                if isinstance(buf.elem_offset, P.Var) and buf.elem_offset not in sym:
+                    sym[buf.elem_offset] = 0
+            elif param.dtype.is_handle:
+                if not isinstance(arg, np.ndarray):
+                    raise _error(f"{name}: parameter {param.name} is a handle and takes an "
+                                 f"array, found {type(arg).__name__}", param, "signature",
+                                 "EXEC-tir-bind-1")
+                if arg.flags.c_contiguous:
+                    self.storage[param] = arg.reshape(-1)
+            else:
+                value = _scalar_argument(param, arg, name)
+                bind_first(param, int(value) if not param.dtype.is_float else value,
+                           f"{name}: parameter {param.name}", param)
+                self.env[param] = value
+
+        # Pass 2: every dimension, stride and offset expression against the array.
+        for buf, arr in bound:
+            for d, dim in enumerate(buf.shape):
+                expected = _evaluate_dim(dim, sym, buf, name)
+                if expected != arr.shape[d]:
+                    raise _error(f"{name}: buffer {buf.name} dimension {d}: expected "
+                                 f"{_show(dim, expected)}, found {arr.shape[d]} (array "
+                                 f"shape {tuple(arr.shape)}, buffer shape "
+                                 f"{_show_shape(buf.shape)})", buf, "shape_mismatch",
+                                 "EXEC-tir-bind-1")
+            for d, stride in enumerate(buf.strides):
+                expected = _evaluate_dim(stride, sym, buf, name)
+                if arr.shape[d] > 1 and expected != _element_stride(arr, d, buf, buf):
+                    raise _error(f"{name}: buffer {buf.name} stride {d}: expected "
+                                 f"{_show(stride, expected)} elements, found "
+                                 f"{_element_stride(arr, d, buf, buf)}", buf,
+                                 "shape_mismatch", "EXEC-tir-bind-3")
+            if buf.elem_offset is not None and \
+                    _evaluate_dim(buf.elem_offset, sym, buf, name) != 0:
+                raise _unsupported(f"buffer {buf.name} with a nonzero elem_offset as a "
+                                   f"parameter", buf)
+            if buf.axis_separators:
+                raise _unsupported(f"buffer {buf.name} with axis_separators", buf)
+            self.buffers[buf] = arr
+            if buf.data is not None and arr.flags.c_contiguous:
+                self.storage[buf.data] = arr.reshape(-1)
+        for param, buf in func.buffer_map:
+            if buf in self.buffers and self.buffers[buf].flags.c_contiguous:
+                self.storage.setdefault(param, self.buffers[buf].reshape(-1))
+        for var, value in sym.items():
+            if var.dtype.is_float:
+                continue
+            if var.dtype.is_integer:
+                lo, hi = dtype_range(var.dtype)
+                if not lo <= value <= hi:
+                    raise _error(f"{name}: {var.name} = {value} does not fit {var.dtype}",
+                                 var, "shape_mismatch", "EXEC-tir-bind-1")
+            self.env[var] = _np(var.dtype).type(value)
+
+    def _buffer_argument(self, param, buf, arg, name) -> np.ndarray:
+        if not isinstance(arg, np.ndarray):
+            raise _error(f"{name}: parameter {param.name} is buffer {buf.name} and takes an "
+                         f"array, found {type(arg).__name__}", param, "signature",
+                         "EXEC-tir-bind-1")
+        try:
+            found = str(dtype_of_numpy(arg.dtype))
+        except DTypeError:
+            found = str(arg.dtype)
+        if found != str(buf.dtype):
+            raise _error(f"{name}: buffer {buf.name}: expected dtype {buf.dtype}, found "
+                         f"{found}", param, "dtype_mismatch", "EXEC-tir-bind-1")
+        if arg.ndim != len(buf.shape):
+            raise _error(f"{name}: buffer {buf.name}: expected {len(buf.shape)} dimensions, "
+                         f"found {arg.ndim} (array shape {tuple(arg.shape)})", param,
+                         "shape_mismatch", "EXEC-tir-bind-1")
+        return arg
+
+    # -- statements -----------------------------------------------------------------------
+    def exec(self, s: tir.Stmt) -> None:
+        """Execute one statement: one step (EXEC-tir-limit-1), then its rule."""
+        self.steps += 1
+        if self.steps > self.max_steps:
+            raise ResourceError(f"the TIR program ran more than {self.max_steps} steps "
+                                f"(statements and loop iterations)", getattr(s, "span", None),
+                                rule="EXEC-tir-limit-1")
+        rule = _EXEC.get(type(s))
+        if rule is None:
+            raise _unsupported(f"statement {type(s).__name__}", s)
+        try:
+            rule(self, s)
+        except RelaxError as err:
+            if err.span is None:
+                err.span = getattr(s, "span", None)
+            raise
+
+    def _exec_seq(self, s: tir.SeqStmt) -> None:
+        """EXEC-tir-seq-1."""
+        for x in s.seq:
+            self.exec(x)
+
+    def _exec_evaluate(self, s: tir.Evaluate) -> None:
+        """EXEC-tir-eval-1: evaluate for effect (``T.ret`` leaves the function)."""
+        self.eval(s.value)
+
+    def _exec_store(self, s: tir.BufferStore) -> None:
+        """EXEC-tir-store-1."""
+        arr = self.array_of(s.buffer, s)
+        value = self.eval(s.value)
+        if value.dtype != arr.dtype:
+            raise _ill_typed(f"store of a {value.dtype} value into buffer {s.buffer.name} of "
+                             f"{s.buffer.dtype}", s)
+        idx = self.indices(s.buffer, arr, s.indices, s, "store")
+        arr[idx] = value
+
+    def _exec_if(self, s: tir.IfThenElse) -> None:
+        """EXEC-tir-if-1."""
+        if self._condition(s.condition):
+            self.exec(s.then_case)
+        elif s.else_case is not None:
+            self.exec(s.else_case)
+
+    def _exec_let(self, s: tir.LetStmt) -> None:
+        """EXEC-tir-let-1."""
+        value = self.eval(s.value)
+        if value.dtype != _np(s.var.dtype):
+            raise _ill_typed(f"let {s.var.name}: {s.var.dtype} bound to a {value.dtype}", s)
+        self.env[s.var] = value
+        self.exec(s.body)
+        del self.env[s.var]
+
+    def _exec_assert(self, s: tir.AssertStmt) -> None:
+        """EXEC-tir-assert-1."""
+        if not self._condition(s.condition):
+            raise _error(s.message or "assertion failed", s, "tir_assert", "EXEC-tir-assert-1")
+        if s.body is not None:
+            self.exec(s.body)
+
+    def _exec_while(self, s: tir.While) -> None:
+        """EXEC-tir-while-1: the step limit bounds a loop that never ends."""
+        while self._condition(s.condition):
+            self.exec(s.body)
+
+    def _exec_for(self, s: tir.For) -> None:
+        """EXEC-tir-for-1 (scalar) or EXEC-tir-vec-1 (the whole nest at once)."""
+        if self.no_vector == 0:
+            outcome = self.try_vectorize(s)
+            if outcome == "done":
+                return
+            if outcome == "failed":
+                self.no_vector += 1
+                try:
+                    self._loop(s)
+                finally:
+                    self.no_vector -= 1
+                return
+        self._loop(s)
+
+    def _loop(self, s: tir.For) -> None:
+        """EXEC-tir-for-1: min and extent are evaluated once; the body runs for
+        min, min+1, ..., min+extent-1 in order, whatever the loop's kind (parallel,
+        vectorized, unroll and thread_binding are scheduling hints of the same meaning)."""
+        lo, extent = self.to_int(s.min, s), self.to_int(s.extent, s)
+        var = s.loop_var
+        make = _np(var.dtype).type
+        env = self.env
+        for i in range(lo, lo + extent):
+            env[var] = make(i)
+            self.exec(s.body)
+        env.pop(var, None)
+
+    def _exec_attr(self, s: tir.AttrStmt) -> None:
+        """EXEC-tir-attr-1: ``thread_extent`` / ``virtual_thread`` over a variable run the
+        body once per thread, in order; other attributes are hints."""
+        node = s.node
+        var = node.var if isinstance(node, tir.IterVar) else node
+        if s.attr_key in ("thread_extent", "virtual_thread") and isinstance(var, P.Var):
+            make = _np(var.dtype).type
+            for i in range(self.to_int(s.value, s)):
+                self.env[var] = make(i)
+                self.exec(s.body)
+            self.env.pop(var, None)
+            return
+        self.exec(s.body)
+
+    def _exec_allocate(self, s: tir.Allocate) -> None:
+        """EXEC-tir-alloc-1: fresh memory filled with poison."""
+        extents = tuple(self.to_int(e, s) for e in s.extents)
+        self.storage[s.buffer_var] = self._fresh((math.prod(extents),), s.dtype,
+                                                 s.buffer_var.name, s)
+        self.exec(s.body)
+        del self.storage[s.buffer_var]
+        for buf in [b for b in self.buffers if b.data is s.buffer_var]:
+            del self.buffers[buf]
+
+    def _exec_decl_buffer(self, s: tir.DeclBuffer) -> None:
+        """EXEC-tir-alloc-1: a view of existing storage, or fresh poisoned memory."""
+        buf = s.buffer
+        if buf.data is not None and buf.data in self.storage:
+            self.buffers[buf] = self._view_of_storage(buf, s)
+            self.exec(s.body)
+            del self.buffers[buf]
+            return
+        shape = tuple(self.to_int(d, s) for d in buf.shape)
+        _require_compact(buf, shape, self, s)
+        arr = self._fresh(shape, buf.dtype, buf.name, s)
+        self.buffers[buf] = arr
+        if buf.data is not None:
+            self.storage[buf.data] = arr.reshape(-1)
+        self.exec(s.body)
+        del self.buffers[buf]
+        if buf.data is not None:
+            del self.storage[buf.data]
+
+    def _exec_realize(self, s: tir.SBlockRealize) -> None:
+        """EXEC-tir-block-1 .. 5: one block instance."""
+        block = s.block
+        # EXEC-tir-block-2: the predicate (over the enclosing loops) guards the instance.
+        if not self._condition(s.predicate):
+            return
+        env = self.env
+        values = [self.eval(v) for v in s.iter_values]
+        at_min = True
+        # EXEC-tir-block-1: each iter var is bound to its value, which lies in its domain.
+        for iv, value in zip(block.iter_vars, values):
+            lo, extent = self.to_int(iv.dom.min, s), self.to_int(iv.dom.extent, s)
+            v = int(value)
+            if not lo <= v < lo + extent:
+                raise _error(f"block {block.name!r}: {iv.var.name} = {v} is outside its domain "
+                             f"[{lo}, {lo + extent})", s, "block_binding", "EXEC-tir-block-1")
+            if iv.kind == "R" and v != lo:
+                at_min = False
+        for iv, value in zip(block.iter_vars, values):
+            env[iv.var] = value
+        # EXEC-tir-block-4: buffers the block allocates are fresh and poisoned.
+        for buf in block.alloc_buffers:
+            shape = tuple(self.to_int(d, buf) for d in buf.shape)
+            _require_compact(buf, shape, self, s)
+            self.buffers[buf] = self._fresh(shape, buf.dtype, buf.name, buf)
+        # EXEC-tir-block-5: match_buffers view regions of other buffers.
+        matched_vars: list[P.Var] = []
+        for mb in block.match_buffers:
+            matched_vars += self._match_buffer(mb, block)
+        # EXEC-tir-block-3: init runs when every reduction iter var is at its minimum.
+        if block.init is not None and at_min:
+            self.exec(block.init)
+        self.exec(block.body)
+        for iv in block.iter_vars:
+            env.pop(iv.var, None)
+        for var in matched_vars:
+            env.pop(var, None)
+        for buf in block.alloc_buffers:
+            self.buffers.pop(buf, None)
+        for mb in block.match_buffers:
+            self.buffers.pop(mb.buffer, None)
+
+    def _match_buffer(self, mb: tir.MatchBufferRegion, block: tir.SBlock) -> list[P.Var]:
+        src = mb.source
+        base = self.array_of(src.buffer, mb)
+        slices = []
+        for d, (r, n) in enumerate(zip(src.region, base.shape)):
+            lo, extent = self.to_int(r.min, mb), self.to_int(r.extent, mb)
+            if lo < 0 or extent < 0 or lo + extent > n:
+                raise _error(f"block {block.name!r}: match_buffer region [{lo}, {lo + extent}) "
+                             f"of dimension {d} is outside buffer {src.buffer.name} of shape "
+                             f"{tuple(base.shape)}", mb, "index_out_of_bounds",
+                             "EXEC-tir-block-5")
+            slices.append(slice(lo, lo + extent))
+        view = base[tuple(slices)]
+        buf = mb.buffer
+        drop = view.ndim - len(buf.shape)
+        if drop < 0 or any(view.shape[d] != 1 for d in range(drop)):
+            raise _error(f"block {block.name!r}: buffer {buf.name} of {len(buf.shape)} "
+                         f"dimensions cannot match region of shape {tuple(view.shape)}", mb,
+                         "shape_mismatch", "EXEC-tir-block-5")
+        view = view[(0,) * drop]
+        new_vars: list[P.Var] = []
+
+        def match(expr: P.PrimExpr, actual: int, what: str) -> None:
+            if isinstance(expr, P.Var) and expr not in self.env:
+                self.env[expr] = _np(expr.dtype).type(actual)
+                new_vars.append(expr)
+                return
+            expected = self.to_int(expr, mb)
+            if expected != actual:
+                raise _error(f"block {block.name!r}: match_buffer {buf.name} {what}: expected "
+                             f"{expected}, found {actual}", mb, "shape_mismatch",
+                             "EXEC-tir-block-5")
+
+        for d, dim in enumerate(buf.shape):
+            match(dim, view.shape[d], f"dimension {d}")
+        for d, stride in enumerate(buf.strides):
+            match(stride, view.strides[d] // view.itemsize, f"stride {d}")
+        if buf.elem_offset is not None:
+            offset = (view.__array_interface__["data"][0]
+                      - base.__array_interface__["data"][0]) // view.itemsize
+            match(buf.elem_offset, offset, "elem_offset")
+        if buf.dtype != src.buffer.dtype:
+            raise _error(f"match_buffer {buf.name} of {buf.dtype} over a {src.buffer.dtype} "
+                         f"buffer", mb, "dtype_mismatch", "EXEC-tir-block-5")
+        self.buffers[buf] = view
+        return new_vars
+
+    # -- memory -----------------------------------------------------------------------------
+    def _fresh(self, shape: tuple, dtype: DataType, name: str, node) -> np.ndarray:
+        """EXEC-tir-limit-2, EXEC-tir-poison-1."""
+        n = math.prod(shape)
+        if any(d < 0 for d in shape):
+            raise _error(f"buffer {name} allocated with a negative extent {shape}", node,
+                         "shape_mismatch", "EXEC-tir-alloc-1")
+        if n > MAX_BUFFER_ELEMENTS:
+            raise ResourceError(f"buffer {name} of shape {shape} has {n} elements, more than "
+                                f"the limit of {MAX_BUFFER_ELEMENTS}", getattr(node, "span", None),
+                                rule="EXEC-tir-limit-2")
+        return poison_array(shape, dtype)
+
+    def _view_of_storage(self, buf: tir.Buffer, node) -> np.ndarray:
+        flat = self.storage[buf.data]
+        shape = tuple(self.to_int(d, node) for d in buf.shape)
+        _require_compact(buf, shape, self, node)
+        offset = 0 if buf.elem_offset is None else self.to_int(buf.elem_offset, node)
+        to = _np(buf.dtype)
+        if flat.dtype != to:
+            if flat.dtype.itemsize != to.itemsize:
+                raise _unsupported(f"buffer {buf.name} of {buf.dtype} over storage of "
+                                   f"{flat.dtype}", node)
+            flat = flat.view(to)
+        n = math.prod(shape)
+        if offset < 0 or offset + n > flat.size:
+            raise _error(f"buffer {buf.name} of shape {shape} at offset {offset} overruns its "
+                         f"storage of {flat.size} elements", node, "index_out_of_bounds",
+                         "EXEC-tir-alloc-1")
+        return flat[offset:offset + n].reshape(shape)
+
+    def array_of(self, buf: tir.Buffer, node) -> np.ndarray:
+        arr = self.buffers.get(buf)
+        if arr is None:
+            if buf.data is not None and buf.data in self.storage:
+                arr = self.buffers[buf] = self._view_of_storage(buf, node)
+            else:
+                raise _error(f"buffer {buf.name} is not defined here", node,
+                             "undefined_buffer", "EXEC-tir-load-1")
+        return arr
+
+    def indices(self, buf: tir.Buffer, arr: np.ndarray, exprs, node, access: str) -> tuple:
+        """EXEC-tir-load-1 / EXEC-tir-store-1: the index tuple, each index in
+        [0, extent) of its dimension."""
+        if len(exprs) != arr.ndim:
+            raise _ill_typed(f"buffer {buf.name} of {arr.ndim} dimensions indexed with "
+                             f"{len(exprs)} indices", node)
+        idx = [self.eval(i) for i in exprs]
+        return _checked_indices(buf, arr.shape, idx, node, access)
+
+    # -- expressions ------------------------------------------------------------------------
+    def eval(self, e: P.PrimExpr):
+        """The value of ``e``: a NumPy scalar, or an array on the vectorized path."""
+        fn = _EVAL.get(type(e))
+        if fn is None:
+            raise _unsupported(f"expression {type(e).__name__}", e)
+        return fn(self, e)
+
+    def to_int(self, e: P.PrimExpr, node) -> int:
+        v = self.eval(e)
+        if type(v) is np.ndarray:
+            raise _unsupported("a loop bound or extent that varies inside a vectorized nest", e)
+        if not (e.dtype.is_integer or e.dtype.is_bool):
+            raise _ill_typed(f"an integer expected, found {e.dtype}", node)
+        return int(v)
+
+    def _condition(self, e: P.PrimExpr) -> bool:
+        v = self.eval(e)
+        if type(v) is np.ndarray:
+            raise _unsupported("a condition that varies inside a vectorized nest", e)
+        return bool(v)
+
+    def _eval_const(self, e: P.IntImm | P.FloatImm):
+        """Constants are computed once per node (they are immutable)."""
+        v = self.consts.get(id(e))
+        if v is None:
+            v = self.consts[id(e)] = (self._eval_int_imm(e) if type(e) is P.IntImm
+                                      else self._eval_float_imm(e))
+        return v
+
+    def _eval_int_imm(self, e: P.IntImm):
+        dt = e.dtype
+        if dt.lanes != 1:
+            raise _unsupported(f"vector constant of type {dt}", e)
+        if dt.is_bool:
+            return np.bool_(e.value != 0)
+        if dt.is_float:
+            return np.array(float(e.value)).astype(_np(dt))[()]
+        lo, hi = dtype_range(dt)
+        return _np(dt).type(e.value if lo <= e.value <= hi else _wrap(e.value, dt))
+
+    def _eval_float_imm(self, e: P.FloatImm):
+        return np.array(e.value).astype(_np(e.dtype))[()]
+
+    def _eval_var(self, e: P.Var):
+        v = self.env.get(e, _MISSING)
+        if v is _MISSING:
+            raise _error(f"variable {e.name} has no value here", e, "unbound_variable",
+                         "EXEC-tir-var-1")
+        return v
+
+    def _eval_arith(self, e: P.BinaryOp):
+        """EXEC-tir-int-1, EXEC-tir-div-*, EXEC-tir-float-1 .. 2."""
+        a, b = self.eval(e.a), self.eval(e.b)
+        want = _np(e.dtype)
+        if a.dtype != want or b.dtype != want:
+            raise _ill_typed(f"{type(e).__name__} of {e.dtype} applied to {a.dtype} and "
+                             f"{b.dtype}", e)
+        return _ARITH[type(e)](a, b, e.dtype, e)
+
+    def _eval_compare(self, e: P.BinaryOp):
+        """EXEC-tir-cmp-1."""
+        a, b = self.eval(e.a), self.eval(e.b)
+        if a.dtype != b.dtype:
+            raise _ill_typed(f"comparison of {a.dtype} with {b.dtype}", e)
+        return _COMPARE[type(e)](a, b, e.a.dtype, e)
+
+    def _eval_logic(self, e: P.BinaryOp):
+        """EXEC-tir-logic-1: both operands are evaluated (no short circuit)."""
+        a, b = self.eval(e.a), self.eval(e.b)
+        if a.dtype != np.bool_ or b.dtype != np.bool_:
+            raise _ill_typed(f"{type(e).__name__} of {a.dtype} and {b.dtype}", e)
+        return (a & b) if type(e) is P.And else (a | b)
+
+    def _eval_not(self, e: P.Not):
+        a = self.eval(e.a)
+        if a.dtype != np.bool_:
+            raise _ill_typed(f"Not of {a.dtype}", e)
+        return ~a
+
+    def _eval_select(self, e: P.Select):
+        """EXEC-tir-select-1: both arms are evaluated; the condition picks one."""
+        c = self.eval(e.condition)
+        t, f = self.eval(e.true_value), self.eval(e.false_value)
+        if t.dtype != f.dtype:
+            raise _ill_typed(f"Select of {t.dtype} and {f.dtype}", e)
+        return _select(c, t, f)
+
+    def _eval_cast(self, e: P.Cast):
+        return _cast(self.eval(e.value), e.value.dtype, e.dtype, e)
+
+    def _eval_let(self, e: P.Let):
+        value = self.eval(e.value)
+        old = self.env.get(e.var, _MISSING)
+        self.env[e.var] = value
+        try:
+            return self.eval(e.body)
+        finally:
+            if old is _MISSING:
+                del self.env[e.var]
+            else:
+                self.env[e.var] = old
+
+    def _eval_call(self, e: P.Call):
+        handler = _INTRINSICS.get(_intrinsic_name(e.op))
+        if handler is None:
+            raise _unsupported(f"intrinsic {e.op}", e)
+        return handler(self, e)
+
+    def _eval_load(self, e: tir.BufferLoad):
+        """EXEC-tir-load-1."""
+        arr = self.array_of(e.buffer, e)
+        return arr[self.indices(e.buffer, arr, e.indices, e, "load")]
+
+    def eval_choice(self, c: np.ndarray, t: P.PrimExpr, f: P.PrimExpr, dt: DataType):
+        """``if_then_else`` with a condition that varies: each arm is evaluated only
+        where it is chosen (EXEC-tir-intrin-2)."""
+        shape = np.broadcast_shapes(c.shape, *(v.shape for v in self.env.values() if _is_array(v)))
+        chosen = np.broadcast_to(c, shape)
+        out = np.zeros(shape, dtype=_np(dt))
+        for mask, arm in ((chosen, t), (~chosen, f)):
+            if mask.any():
+                out[mask] = self.eval_masked(arm, mask, shape)
+        return out
+
+    def eval_masked(self, e: P.PrimExpr, mask: np.ndarray, shape: tuple):
+        """The value of ``e`` at the positions of ``mask`` (a flat array, or a scalar)."""
+        saved = self.env
+        self.env = {k: (np.broadcast_to(v, shape)[mask] if _is_array(v) else v)
+                    for k, v in saved.items()}
+        try:
+            return self.eval(e)
+        finally:
+            self.env = saved
+
+    def eval_full(self, e: P.PrimExpr, mask: np.ndarray | None, shape: tuple) -> np.ndarray:
+        """The value of ``e`` broadcast to ``shape``, computed only where ``mask`` holds
+        (elsewhere zeros)."""
+        if mask is None:
+            return np.broadcast_to(self.eval(e), shape)
+        out = np.zeros(shape, dtype=_np(e.dtype))
+        if mask.any():
+            out[mask] = self.eval_masked(e, mask, shape)
+        return out
+
+    # -- the vectorized path (EXEC-tir-vec-*) ----------------------------------------------------
+    def try_vectorize(self, s: tir.For) -> str:
+        """``"done"`` when the nest at ``s`` ran vectorized; ``"declined"`` when it is not
+        of a shape the vectorized path handles (EXEC-tir-vec-1); ``"failed"`` when it is
+        but a runtime condition failed or an error arose (EXEC-tir-vec-6): nothing
+        observable happened that the scalar path, which runs it next, does not redo."""
+        entry = self.plans.get(id(s))
+        if entry is None:
+            entry = self.plans[id(s)] = (s, _analyse_nest(s))
+        nest = entry[1]
+        if nest is None or nest.failures >= 2:
+            return "declined"
+        try:
+            mins = [self.to_int(lp.min, lp) for lp in nest.loops]
+            extents = [max(0, self.to_int(lp.extent, lp)) for lp in nest.loops]
+        except RelaxError:
+            return "declined"
+        total = math.prod(extents)
+        if self.mode == "auto" and total < AUTO_MIN_ITERATIONS:
+            return "declined"
+        # The steps the scalar path would take (an upper bound when predicates skip
+        # instances); past the limit the scalar path runs and raises at the exact step.
+        cost, prefix = 0, 1
+        for ext in extents:
+            cost += prefix
+            prefix *= ext
+        cost += total * (3 if nest.realize is not None else 1)
+        if self.steps + cost > self.max_steps:
+            return "declined"
+        saved = self.env
+        try:
+            if nest.kind == "spatial":
+                self._vector_spatial(nest, mins, extents)
+            else:
+                self._vector_reduction(nest, mins, extents)
+        except (_Fallback, RelaxError):
+            nest.failures += 1
+            self.stats["fallback"] += 1
+            return "failed"
+        finally:
+            self.env = saved
+        self.steps += cost
+        self.stats["vectorized"] += 1
+        return "done"
+
+    def _nest_arrays(self, nest: "_Nest") -> np.ndarray:
+        """The stored buffer's array, after checking that no buffer the nest reads shares
+        memory with it (EXEC-tir-vec-2)."""
+        target = self.array_of(nest.store.buffer, nest.store)
+        for buf in nest.reads:
+            if np.may_share_memory(target, self.array_of(buf, nest.store)):
+                raise _Fallback()
+        return target
+
+    def _vector_spatial(self, nest: "_Nest", mins: list, extents: list) -> None:
+        """EXEC-tir-vec-3: every iteration computes its value and index from memory the
+        nest does not write, so all iterations of a chunk are computed at once and stored
+        in iteration order (the last write to an element wins)."""
+        target = self._nest_arrays(nest)
+        store, realize = nest.store, nest.realize
+        total = math.prod(extents)
+        strides = [math.prod(extents[j + 1:]) for j in range(len(extents))]
+        saved = self.env
+        stash: list | None = [] if nest.self_read else None
+        for t0 in range(0, total, VECTOR_CHUNK_ELEMENTS):
+            t = np.arange(t0, min(total, t0 + VECTOR_CHUNK_ELEMENTS), dtype=np.int64)
+            env = dict(saved)
+            for lp, lo, ext, stride in zip(nest.loops, mins, extents, strides):
+                env[lp.loop_var] = ((t // stride) % ext + lo).astype(_np(lp.loop_var.dtype))
+            self.env = env
+            n = t.size
+            if realize is not None:
+                pred = self.eval(realize.predicate)
+                if _is_array(pred):
+                    keep = np.broadcast_to(pred, (n,))
+                    if not keep.all():
+                        for k, v in list(env.items()):
+                            if _is_array(v):
+                                env[k] = np.broadcast_to(v, (n,))[keep]
+                        n = int(keep.sum())
+                elif not pred:
+                    continue
+                if n == 0:
+                    continue
+                values = [self.eval(v) for v in realize.iter_values]
+                for iv, value in zip(realize.block.iter_vars, values):
+                    lo, ext = self.to_int(iv.dom.min, iv), self.to_int(iv.dom.extent, iv)
+                    if np.any(value < lo) or np.any(value >= lo + ext):
+                        raise _Fallback()
+                    env[iv.var] = value
+            value = self.eval(store.value)
+            if value.dtype != target.dtype:
+                raise _Fallback()
+            idx = self.indices(store.buffer, target, store.indices, store, "store")
+            idx = tuple(np.broadcast_to(i, (n,)) for i in idx)
+            value = np.broadcast_to(value, (n,))
+            if stash is not None:
+                stash.append((idx, value))
+            else:
+                _store_in_order(target, idx, value)
+        if stash:
+            _commit_distinct(target, stash)
+
+    def _vector_reduction(self, nest: "_Nest", mins: list, extents: list) -> None:
+        """EXEC-tir-vec-4: each stored element (cell) is the left fold, in iteration
+        order, of the combiner over the update values of the iterations that reach it,
+        starting from the init value (or the element's current value)."""
+        target = self._nest_arrays(nest)
+        store, realize = nest.store, nest.realize
+        if realize is not None:
+            for j, iv in enumerate(nest.iter_of_loop):
+                lo, ext = self.to_int(iv.dom.min, iv), self.to_int(iv.dom.extent, iv)
+                if lo != mins[j] or max(ext, 0) != extents[j]:
+                    raise _Fallback()
+        cell_ext = [extents[j] for j in nest.cell_loops]
+        fold_ext = [extents[j] for j in nest.fold_loops]
+        n_cells, n_folds = math.prod(cell_ext), math.prod(fold_ext)
+        if n_cells == 0 or n_folds == 0:
+            return
+        fold_chunk = min(n_folds, VECTOR_CHUNK_ELEMENTS)
+        cell_chunk = max(1, VECTOR_CHUNK_ELEMENTS // fold_chunk)
+        saved = self.env
+        dt = store.buffer.dtype
+        pending: list = []
+
+        def bind(env: dict, positions: list, values: list) -> None:
+            for j, value in zip(positions, values):
+                env[nest.loops[j].loop_var] = value
+                if realize is not None:
+                    env[nest.iter_of_loop[j].var] = value
+
+        for c0 in range(0, n_cells, cell_chunk):
+            cells = np.arange(c0, min(n_cells, c0 + cell_chunk), dtype=np.int64)
+            n = cells.size
+            cell_values = [v.reshape(n, 1) for v in
+                           _grid(cells, [mins[j] for j in nest.cell_loops], cell_ext,
+                                 [nest.loops[j].loop_var.dtype for j in nest.cell_loops])]
+            # The first fold iteration: every fold variable at its minimum.
+            env0 = dict(saved)
+            bind(env0, nest.cell_loops, cell_values)
+            bind(env0, nest.fold_loops, [_np(nest.loops[j].loop_var.dtype).type(mins[j])
+                                         for j in nest.fold_loops])
+            self.env = env0
+            pred0 = None
+            if realize is not None:
+                pred0 = self._mask(self.eval(realize.predicate), (n, 1))
+            idx = tuple(np.broadcast_to(self.eval(i), (n, 1)).reshape(n) for i in store.indices)
+            current = np.broadcast_to(target[_clipped(idx, target.shape)], (n,)).copy()
+            if nest.init_value is not None:
+                init = self.eval_full(nest.init_value, pred0, (n, 1)).reshape(n)
+                acc = init if pred0 is None else np.where(pred0.reshape(n), init, current)
+            else:
+                acc = current
+            touched = np.zeros(n, dtype=bool)
+            for r0 in range(0, n_folds, fold_chunk):
+                folds = np.arange(r0, min(n_folds, r0 + fold_chunk), dtype=np.int64)
+                m = folds.size
+                fold_values = [v.reshape(1, m) for v in
+                               _grid(folds, [mins[j] for j in nest.fold_loops], fold_ext,
+                                     [nest.loops[j].loop_var.dtype for j in nest.fold_loops])]
+                env = dict(saved)
+                bind(env, nest.cell_loops, cell_values)
+                bind(env, nest.fold_loops, fold_values)
+                self.env = env
+                mask = None
+                if realize is not None:
+                    mask = self._mask(self.eval(realize.predicate), (n, m))
+                touched |= True if mask is None else mask.any(axis=1)
+                updates = self.eval_full(nest.update, mask, (n, m))
+                if updates.dtype != target.dtype:
+                    raise _Fallback()
+                acc = _fold(nest.combiner, nest.acc_first, acc, updates, mask, dt)
+            if not touched.all():
+                idx = tuple(i[touched] for i in idx)
+                acc = acc[touched]
+            pending.append((_checked_indices(store.buffer, target.shape, idx, store, "store"),
+                            acc))
+        _commit_distinct(target, pending)
+
+    @staticmethod
+    def _mask(pred, shape: tuple) -> np.ndarray | None:
+        """A predicate as a boolean array of ``shape``, or None when it always holds."""
+        if _is_array(pred):
+            full = np.broadcast_to(pred, shape)
+            return None if full.all() else np.ascontiguousarray(full)
+        return None if pred else np.zeros(shape, dtype=bool)
+
+
+def _func_name(func: tir.PrimFunc) -> str:
+    return "prim_func" if func.span is None else f"prim_func at {func.span}"
+
+
+def _scalar_argument(param: P.Var, arg, name: str):
+    """EXEC-tir-bind-2: a scalar argument of the parameter's kind, in its type's range."""
+    value = arg
+    if not isinstance(value, (np.ndarray, np.generic, bool, int, float)) and \
+            hasattr(value, "value"):
+        value = value.value
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, np.generic):
+        value = value.item()
+    dt = param.dtype
+    kind_ok = (isinstance(value, (bool, int)) if (dt.is_bool or dt.is_integer)
+               else isinstance(value, (int, float)) and not isinstance(value, bool))
+    if not kind_ok or not (dt.is_bool or dt.is_integer or dt.is_float):
+        raise _error(f"{name}: parameter {param.name}: expected a {dt} scalar, found "
+                     f"{type(arg).__name__} {arg!r}", param, "dtype_mismatch", "EXEC-tir-bind-2")
+    if dt.is_float:
+        return np.array(float(value)).astype(_np(dt))[()]
+    lo, hi = dtype_range(dt)
+    if not lo <= int(value) <= hi:
+        raise _error(f"{name}: parameter {param.name}: {value} does not fit {dt}", param,
+                     "dtype_mismatch", "EXEC-tir-bind-2")
+    return np.bool_(value) if dt.is_bool else _np(dt).type(int(value))
+
+
+def _evaluate_dim(e: P.PrimExpr, sym: dict, buf: tir.Buffer, name: str) -> int:
+    try:
+        return int(evaluate_int(e, sym))
+    except UnboundVariable as err:
+        raise _error(f"{name}: buffer {buf.name}: the shape uses {err}, which no parameter "
+                     f"defines", buf, "unbound_variable", "EXEC-tir-bind-1") from None
+    except DivisionByZero:
+        raise _error(f"{name}: buffer {buf.name}: division by zero in its shape", buf,
+                     "division_by_zero", "EXEC-tir-bind-1") from None
+    except EvaluationError as err:
+        raise _unsupported(f"buffer shape expression ({err})", buf) from None
+
+
+def _element_stride(arr: np.ndarray, d: int, buf: tir.Buffer, node) -> int:
+    stride, rem = divmod(arr.strides[d], arr.itemsize)
+    if rem:
+        raise _unsupported(f"array with a stride of {arr.strides[d]} bytes for buffer "
+                           f"{buf.name}", node)
+    return stride
+
+
+def _show(e: P.PrimExpr, value: int) -> str:
+    if isinstance(e, P.IntImm):
+        return str(value)
+    return f"{value} ({_text(e)})"
+
+
+def _show_shape(shape) -> str:
+    return "(" + ", ".join(_text(d) for d in shape) + ")"
+
+
+def _text(e: P.PrimExpr) -> str:
+    if isinstance(e, P.IntImm):
+        return str(e.value)
+    if isinstance(e, P.Var):
+        return e.name
+    if isinstance(e, P.BinaryOp):
+        return f"({_text(e.a)} {e.symbol} {_text(e.b)})"
+    return type(e).__name__
+
+
+def _require_compact(buf: tir.Buffer, shape: tuple, m: _Machine, node) -> None:
+    """Buffers the program allocates are compact (row-major, offset 0); other layouts
+    are not supported there."""
+    if buf.strides:
+        compact = [math.prod(shape[d + 1:]) for d in range(len(shape))]
+        if [m.to_int(s, node) for s in buf.strides] != compact:
+            raise _unsupported(f"allocated buffer {buf.name} with non-compact strides", node)
+    if buf.axis_separators:
+        raise _unsupported(f"buffer {buf.name} with axis_separators", node)
+
+
+def _checked_indices(buf: tir.Buffer, shape: tuple, idx: tuple, node, access: str) -> tuple:
+    out = []
+    for d, (i, n) in enumerate(zip(idx, shape)):
+        if i.dtype.kind not in "iu":
+            raise _ill_typed(f"index {d} of buffer {buf.name} has type {i.dtype}", node)
+        if type(i) is np.ndarray:
+            if i.size and (i.min() < 0 or i.max() >= n):
+                bad = i[(i < 0) | (i >= n)].flat[0]
+                raise _out_of_bounds(buf, shape, d, int(bad), node, access)
+            out.append(i.astype(np.intp, copy=False))
+        else:
+            k = int(i)
+            if k < 0 or k >= n:
+                raise _out_of_bounds(buf, shape, d, k, node, access)
+            out.append(k)
+    return tuple(out)
+
+
+def _out_of_bounds(buf, shape, d, k, node, access) -> RuntimeCheckError:
+    rule = "EXEC-tir-load-1" if access == "load" else "EXEC-tir-store-1"
+    return _error(f"{access} of buffer {buf.name}: index {k} of dimension {d} is outside "
+                  f"[0, {shape[d]}) (shape {tuple(shape)})", node, "index_out_of_bounds", rule)
+
+
+def _clipped(idx: tuple, shape: tuple) -> tuple:
+    return tuple(np.clip(i, 0, max(n - 1, 0)).astype(np.intp) for i, n in zip(idx, shape))
+
+
+def _grid(linear: np.ndarray, mins: list, extents: list, dtypes: list) -> list[np.ndarray]:
+    """Row-major coordinates of the linear positions ``linear`` over ``extents``."""
+    out = []
+    stride = math.prod(extents)
+    for lo, ext, dt in zip(mins, extents, dtypes):
+        stride //= ext
+        out.append(((linear // stride) % ext + lo).astype(_np(dt)))
+    return out
+
+
+def _last_occurrences(flat: np.ndarray) -> np.ndarray | None:
+    """Positions of the last occurrence of each distinct value, in order; None when
+    all values are distinct."""
+    if flat.size <= 1:
+        return None
+    order = np.argsort(flat, kind="stable")
+    ordered = flat[order]
+    same_as_next = ordered[1:] == ordered[:-1]
+    if not same_as_next.any():
+        return None
+    last = np.ones(flat.size, dtype=bool)
+    last[:-1] = ~same_as_next
+    return np.sort(order[last])
+
+
+def _flat(idx: tuple, shape: tuple, n: int) -> np.ndarray:
+    if not shape:
+        return np.zeros(n, dtype=np.intp)
+    return np.ravel_multi_index(idx, shape)
+
+
+def _store_in_order(target: np.ndarray, idx: tuple, values: np.ndarray) -> None:
+    """Store ``values`` at ``idx`` as a sequence of stores would: the last store to an
+    element wins (NumPy does not promise that for repeated indices, so keep only it)."""
+    if values.size == 0:
+        return
+    if target.ndim == 0:
+        target[()] = values[-1]
+        return
+    keep = _last_occurrences(_flat(idx, target.shape, values.size))
+    if keep is not None:
+        idx, values = tuple(i[keep] for i in idx), values[keep]
+    target[idx] = values
+
+
+def _commit_distinct(target: np.ndarray, pending: list) -> None:
+    """Store every (indices, values) pair when no element is stored twice; otherwise
+    the order of stores would matter and the scalar path runs instead."""
+    pending = [(idx, v) for idx, v in pending if v.size]
+    if not pending:
+        return
+    flats = np.concatenate([_flat(idx, target.shape, v.size) for idx, v in pending])
+    if flats.size != np.unique(flats).size:
+        raise _Fallback()
+    for idx, values in pending:
+        if target.ndim == 0:
+            target[()] = values[0]
+        else:
+            target[idx] = values
+
+
+# Neutral elements that leave every accumulator bit-identical: a + (-0.0) == a and
+# a - (+0.0) == a for every float a (signed zeros and NaN included), a * 1 == a.
+def _neutral(op: type, dt: DataType):
+    npdt = _np(dt)
+    if op is P.Add and dt.is_float:
+        return npdt.type(-0.0)
+    return npdt.type(1 if op is P.Mul else 0)
+
+
+_ACCUMULATE = {P.Add: np.add, P.Sub: np.subtract, P.Mul: np.multiply}
+
+
+def _fold(op: type, acc_first: bool, acc: np.ndarray, updates: np.ndarray,
+          mask: np.ndarray | None, dt: DataType) -> np.ndarray:
+    """The sequential left fold ``acc = op(acc, u)`` (or ``op(u, acc)``) over the
+    columns of ``updates``, skipping masked-out positions: bit-identical to the scalar
+    path, because ``ufunc.accumulate`` adds strictly in order (unlike ``ufunc.reduce``,
+    which sums pairwise)."""
+    n, m = updates.shape
+    if op in _ACCUMULATE and acc_first:
+        if mask is not None:
+            updates = np.where(mask, updates, _neutral(op, dt))
+        columns = np.concatenate([acc.reshape(n, 1), updates], axis=1)
+        # dtype= keeps small integers from being widened (NumPy accumulates int32 in
+        # int64 by default), so they wrap at each step as the scalar path does.
+        return _ACCUMULATE[op].accumulate(columns, axis=1, dtype=columns.dtype)[:, -1]
+    if op in (P.Max, P.Min) and mask is None and _order_free(acc, updates, dt):
+        ufunc = np.maximum if op is P.Max else np.minimum
+        return ufunc.reduce(np.concatenate([acc.reshape(n, 1), updates], axis=1), axis=1)
+    combine = _ARITH[op]
+    for j in range(m):
+        u = updates[:, j]
+        new = combine(acc, u, dt, None) if acc_first else combine(u, acc, dt, None)
+        acc = new if mask is None else np.where(mask[:, j], new, acc)
+    return acc
+
+
+def _order_free(acc: np.ndarray, updates: np.ndarray, dt: DataType) -> bool:
+    """True when max/min as ``select(a > b, a, b)`` equals NumPy's maximum/minimum in
+    any order: no NaN and no zero (whose two signs compare equal)."""
+    if not dt.is_float:
+        return True
+    for x in (acc, updates):
+        f = x.astype(np.float64)
+        if np.isnan(f).any() or (f == 0).any():
+            return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------
+# Which nests the vectorized path runs (EXEC-tir-vec-1)
+# ---------------------------------------------------------------------------------------
+
+@dataclass(eq=False)
+class _Nest:
+    """A perfect nest of loops around one store (plain or a block's body)."""
+
+    loops: tuple[tir.For, ...]
+    store: tir.BufferStore
+    realize: tir.SBlockRealize | None
+    kind: str                                   # "spatial" or "reduction"
+    reads: tuple[tir.Buffer, ...]               # buffers loaded, the stored one aside
+    self_read: bool = False                     # spatial: loads its own element
+    combiner: type | None = None                # reduction: Add, Sub, Mul, Max or Min
+    acc_first: bool = True                      # reduction: op(X[idx], u), not op(u, X[idx])
+    update: P.PrimExpr | None = None            # reduction: u
+    init_value: P.PrimExpr | None = None        # reduction: the init block's value
+    cell_loops: tuple[int, ...] = ()            # reduction: loops the stored index uses
+    fold_loops: tuple[int, ...] = ()            # reduction: the others, folded in order
+    iter_of_loop: tuple[tir.IterVar, ...] = ()  # block iter var bound to each loop
+    failures: int = 0
+
+
+def _analyse_nest(s: tir.For) -> _Nest | None:
+    loops: list[tir.For] = []
+    cur: tir.Stmt = s
+    while isinstance(cur, tir.For):
+        loops.append(cur)
+        cur = cur.body
+    loop_vars = {lp.loop_var for lp in loops}
+    for lp in loops:
+        for bound in (lp.min, lp.extent):
+            if _loads(bound) or set(P.free_vars(bound)) & loop_vars:
+                return None
+    realize, init = None, None
+    if isinstance(cur, tir.BufferStore):
+        store = cur
+    elif isinstance(cur, tir.SBlockRealize):
+        realize, block = cur, cur.block
+        if block.alloc_buffers or block.match_buffers or \
+                not isinstance(block.body, tir.BufferStore):
+            return None
+        store = block.body
+        init = block.init
+        if init is not None and not (isinstance(init, tir.BufferStore)
+                                     and init.buffer is store.buffer
+                                     and structural_equal(init.indices, store.indices)):
+            return None
+    else:
+        return None
+    target = store.buffer
+    # Expressions outside the store's value: none may load the stored buffer.
+    around: list[P.PrimExpr] = list(store.indices)
+    if realize is not None:
+        around += [realize.predicate, *realize.iter_values]
+        for iv in realize.block.iter_vars:
+            around += [iv.dom.min, iv.dom.extent]
+        if init is not None:
+            around.append(init.value)
+    everything = around + [store.value]
+    if not all(_vectorizable(e) for e in everything):
+        return None
+    if any(ld.buffer is target for e in around for ld in _loads(e)):
+        return None
+    reads = tuple({id(ld.buffer): ld.buffer for e in everything for ld in _loads(e)
+                   if ld.buffer is not target}.values())
+    reduction = _match_reduction(loops, store, realize, init, reads)
+    if reduction is not None:
+        return reduction
+    if init is not None:
+        return None
+    own = [ld for ld in _loads(store.value) if ld.buffer is target]
+    if not all(structural_equal(ld.indices, store.indices) for ld in own):
+        return None
+    return _Nest(tuple(loops), store, realize, "spatial", reads, self_read=bool(own))
+
+
+def _match_reduction(loops, store, realize, init, reads) -> _Nest | None:
+    """``X[idx] = op(X[idx], u)`` with u not loading X, idx using some loops (the cells)
+    and not the others (the fold, at least one loop), each loop bound to one block iter
+    var; with an init, the fold loops are exactly the reduction (R) iter vars."""
+    v = store.value
+    if type(v) not in (P.Add, P.Sub, P.Mul, P.Max, P.Min):
+        return None
+    target = store.buffer
+    for acc_first, (acc, update) in ((True, (v.a, v.b)), (False, (v.b, v.a))):
+        if isinstance(acc, tir.BufferLoad) and acc.buffer is target and \
+                structural_equal(acc.indices, store.indices):
+            break
+    else:
+        return None
+    if any(ld.buffer is target for ld in _loads(update)):
+        return None
+    index_vars = {x for i in store.indices for x in P.free_vars(i)}
+    iter_of_loop: list = []
+    if realize is not None:
+        by_var = {}
+        for iv, value in zip(realize.block.iter_vars, realize.iter_values):
+            if not isinstance(value, P.Var) or value in by_var:
+                return None
+            by_var[value] = iv
+        if len(by_var) != len(loops) or any(lp.loop_var not in by_var for lp in loops):
+            return None
+        iter_of_loop = [by_var[lp.loop_var] for lp in loops]
+        used = [iv.var in index_vars or lp.loop_var in index_vars
+                for iv, lp in zip(iter_of_loop, loops)]
+    else:
+        used = [lp.loop_var in index_vars for lp in loops]
+    cells = tuple(j for j, u in enumerate(used) if u)
+    folds = tuple(j for j, u in enumerate(used) if not u)
+    if not folds:
+        return None
+    if init is not None:
+        reduce_vars = {iv.var for iv in realize.block.iter_vars if iv.kind == "R"}
+        if reduce_vars != {iter_of_loop[j].var for j in folds}:
+            return None
+    return _Nest(tuple(loops), store, realize, "reduction", reads, combiner=type(v),
+                 acc_first=acc_first, update=update,
+                 init_value=None if init is None else init.value, cell_loops=cells,
+                 fold_loops=folds, iter_of_loop=tuple(iter_of_loop))
+
+
+def _loads(e: P.PrimExpr) -> list[tir.BufferLoad]:
+    out: list[tir.BufferLoad] = []
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, tir.BufferLoad):
+            out.append(x)
+        stack.extend(P.children(x))
+    return out
+
+
+def _vectorizable(e: P.PrimExpr) -> bool:
+    """No construct the vectorized path cannot evaluate on arrays (vector lanes,
+    ``T.ret``, intrinsics outside the table)."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if type(x) not in _EVAL or x.dtype.lanes != 1:
+            return False
+        if isinstance(x, P.Call) and _intrinsic_name(x.op) not in _VECTOR_INTRINSICS:
+            return False
+        stack.extend(P.children(x))
+    return True
+
+
+_EXEC: dict[type, Callable] = {
+    tir.SeqStmt: _Machine._exec_seq,
+    tir.Evaluate: _Machine._exec_evaluate,
+    tir.BufferStore: _Machine._exec_store,
+    tir.IfThenElse: _Machine._exec_if,
+    tir.LetStmt: _Machine._exec_let,
+    tir.AssertStmt: _Machine._exec_assert,
+    tir.While: _Machine._exec_while,
+    tir.For: _Machine._exec_for,
+    tir.AttrStmt: _Machine._exec_attr,
+    tir.Allocate: _Machine._exec_allocate,
+    tir.DeclBuffer: _Machine._exec_decl_buffer,
+    tir.SBlockRealize: _Machine._exec_realize,
+}
+
+_EVAL: dict[type, Callable] = {
+    P.IntImm: _Machine._eval_const,
+    P.FloatImm: _Machine._eval_const,
+    P.Var: _Machine._eval_var,
+    **{cls: _Machine._eval_arith for cls in P.ARITH_OPS},
+    **{cls: _Machine._eval_compare for cls in P.COMPARE_OPS},
+    P.And: _Machine._eval_logic,
+    P.Or: _Machine._eval_logic,
+    P.Not: _Machine._eval_not,
+    P.Select: _Machine._eval_select,
+    P.Cast: _Machine._eval_cast,
+    P.Let: _Machine._eval_let,
+    P.Call: _Machine._eval_call,
+    tir.BufferLoad: _Machine._eval_load,
+}

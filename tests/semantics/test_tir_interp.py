@@ -1,0 +1,1011 @@
+"""The TIR interpreter (spec/tir_semantics.md): the scalar definitional path, the
+vectorized path, and their agreement, bit for bit."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import tir
+from relax_ref.ir.dtype import BOOL, INT32, parse_dtype
+from relax_ref.parser.builder import parse
+from relax_ref.semantics import tir_interp
+from relax_ref.semantics.errors import ResourceError, RuntimeCheckError
+from relax_ref.semantics.memory import poison_array, poison_mask
+from relax_ref.semantics.tir_interp import out_of_range_int, run_prim_func
+from relax_ref.solver.evaluate import evaluate_int
+from tests.conftest import sample_files
+
+MODES = ("scalar", "vectorized", "auto")
+INT_MIN, INT_MAX = -2**31, 2**31 - 1
+
+
+# ---------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------
+
+def prim_funcs(text: str) -> dict[str, tir.PrimFunc]:
+    return {k: f for k, f in parse(text).items() if isinstance(f, tir.PrimFunc)}
+
+
+def one_func(text: str) -> tir.PrimFunc:
+    (func,) = prim_funcs(text).values()
+    return func
+
+
+def bits(a: np.ndarray) -> bytes:
+    """The bytes of ``a`` with every NaN made the same NaN: IEEE 754 leaves the sign and
+    payload of a NaN result unspecified (NumPy's scalar and array loops may order the
+    operands of a commutative operation differently), so the two paths agree on
+    everything else, bit for bit, and on where the NaNs are."""
+    a = np.asarray(a)
+    if a.dtype.kind == "f" or a.dtype.name in ("bfloat16", "float16"):
+        wide = a.astype(np.float64)
+        if np.isnan(wide).any():
+            a = a.copy()
+            a[np.isnan(wide)] = np.nan
+    return a.tobytes()
+
+
+def run_all_modes(func, args, **kw):
+    """Run ``func`` in every mode on copies of ``args``; check the modes agree bit for
+    bit; return the scalar path's arrays and the vectorized path's stats."""
+    results, stats = {}, {}
+    for mode in MODES:
+        arrays = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        stats[mode] = {}
+        ret = run_prim_func(func, arrays, mode=mode, stats=stats[mode], **kw)
+        results[mode] = (ret, arrays)
+    for mode in MODES[1:]:
+        assert results[mode][0] == results["scalar"][0]
+        for x, y in zip(results["scalar"][1], results[mode][1]):
+            if isinstance(x, np.ndarray):
+                assert bits(x) == bits(y), mode
+    return results["scalar"][1], stats["vectorized"]
+
+
+def errors_in_all_modes(func, args, check: str) -> list[RuntimeCheckError]:
+    """Every mode raises a RuntimeCheckError of ``check`` and leaves the same memory."""
+    errors, memories = [], []
+    for mode in MODES:
+        arrays = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        with pytest.raises(RuntimeCheckError) as info:
+            run_prim_func(func, arrays, mode=mode)
+        assert info.value.check == check, (mode, info.value)
+        errors.append(info.value)
+        memories.append([bits(a) for a in arrays if isinstance(a, np.ndarray)])
+    assert memories[0] == memories[1] == memories[2]
+    return errors
+
+
+def sample_args(func: tir.PrimFunc, sizes: dict[str, int], rng) -> list[np.ndarray]:
+    out = []
+    for param in func.params:
+        buf = func.buffer_of(param)
+        env = {v: sizes[v.name] for d in buf.shape for v in P.free_vars(d)}
+        shape = tuple(evaluate_int(d, env) for d in buf.shape)
+        out.append(rng.standard_normal(shape).astype(str(buf.dtype)))
+    return out
+
+
+def elementwise(expr: str, n: int, a="int32", b="int32", out="int32") -> tir.PrimFunc:
+    """``O[i] = expr`` for i in [0, n), over A and B."""
+    return one_func(f'''
+@T.prim_func
+def f(A: T.Buffer(({n},), "{a}"), B: T.Buffer(({n},), "{b}"), O: T.Buffer(({n},), "{out}")):
+    for i in T.serial({n}):
+        O[i] = {expr}
+''')
+
+
+def run_elementwise(expr, a_values, b_values, a="int32", b="int32", out="int32"):
+    n = len(a_values)
+    func = elementwise(expr, n, a, b, out)
+    args = [np.array(a_values, dtype=a), np.array(b_values, dtype=b), np.zeros(n, dtype=out)]
+    arrays, stats = run_all_modes(func, args)
+    assert stats["vectorized"] == 1 and stats["fallback"] == 0
+    return arrays[2]
+
+
+# ---------------------------------------------------------------------------------------
+# The samples: both paths agree, and agree with NumPy and with TVM's recorded outputs
+# ---------------------------------------------------------------------------------------
+
+def _sample_prim_funcs():
+    cases = []
+    for path in sample_files():
+        for name, func in prim_funcs(path.read_text()).items():
+            cases.append(pytest.param(path, name, id=f"{path.name}:{name}"))
+    return cases
+
+
+@pytest.mark.parametrize("path,name", _sample_prim_funcs())
+@pytest.mark.parametrize("size", [1, 5])
+def test_sample_prim_func_paths_agree(path, name, size):
+    func = prim_funcs(path.read_text())[name]
+    rng = np.random.default_rng(size)
+    args = sample_args(func, {"b": size, "n": size}, rng)
+    arrays, stats = run_all_modes(func, args)
+    assert stats["fallback"] == 0 and stats["vectorized"] >= 1
+    # The last parameter is the output: every element is written.
+    assert not np.isnan(arrays[-1]).any()
+
+
+@pytest.fixture(scope="module")
+def mlp(samples_dir):
+    return prim_funcs((samples_dir / "mlp.legalized.py").read_text())
+
+
+def _sequential_matmul(x, w):
+    acc = np.zeros((x.shape[0], w.shape[1]), np.float32)
+    for k in range(x.shape[1]):
+        acc = acc + x[:, k:k + 1] * w[k:k + 1, :]
+    return acc
+
+
+def test_matmul_is_a_sequential_fold_in_float32(mlp):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((7, 16)).astype(np.float32)
+    w = rng.standard_normal((16, 32)).astype(np.float32)
+    (_, _, out), stats = run_all_modes(mlp["matmul"], [x, w, poison_array((7, 32), parse_dtype("float32"))])
+    assert stats["vectorized"] == 1
+    assert np.array_equal(out, _sequential_matmul(x, w))
+    np.testing.assert_allclose(out, x @ w, rtol=1e-5, atol=1e-5)
+
+
+def test_add_and_softmax_match_numpy(mlp):
+    rng = np.random.default_rng(1)
+    h = rng.standard_normal((4, 32)).astype(np.float32)
+    b1 = rng.standard_normal(32).astype(np.float32)
+    (_, _, out), _ = run_all_modes(mlp["add"], [h, b1, np.zeros((4, 32), np.float32)])
+    assert np.array_equal(out, h + b1)
+
+    o = (rng.standard_normal((4, 8)) * 10).astype(np.float32)
+    (_, p), _ = run_all_modes(mlp["softmax"], [o, np.zeros((4, 8), np.float32)])
+    # Bit-exact against the same formula in NumPy: a max fold, exp in float64 rounded to
+    # float32, a sequential sum, a division.
+    m = o.max(axis=1)
+    e = np.exp((o - m[:, None]).astype(np.float64)).astype(np.float32)
+    s = np.zeros(4, np.float32)
+    for k in range(8):
+        s = s + e[:, k]
+    assert np.array_equal(p, e / s[:, None])
+    ref = np.exp(o - o.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(p, ref / ref.sum(axis=1, keepdims=True), rtol=1e-6, atol=1e-7)
+
+
+def test_fused_matmul_add_gelu_matches_numpy(samples_dir):
+    func = prim_funcs((samples_dir / "mlp.fused.py").read_text())["fused_matmul_add_gelu"]
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((6, 16)).astype(np.float32)
+    w = rng.standard_normal((16, 32)).astype(np.float32)
+    b = rng.standard_normal(32).astype(np.float32)
+    (_, _, _, out), _ = run_all_modes(func, [x, w, b, np.zeros((6, 32), np.float32)])
+    h = x.astype(np.float64) @ w.astype(np.float64) + b
+    erf = np.vectorize(math.erf)
+    gelu = h * 0.5 * (1.0 + erf(h / math.sqrt(2.0)))
+    np.testing.assert_allclose(out, gelu, rtol=1e-5, atol=1e-5)
+
+
+def test_row_sum_sample(samples_dir):
+    func = prim_funcs((samples_dir / "call_tir_reduction.py").read_text())["row_sum"]
+    data = np.load(samples_dir / "call_tir_reduction.run0.npz")
+    (_, out), stats = run_all_modes(func, [data["in_0"], np.zeros(4, np.float32)])
+    np.testing.assert_allclose(out, data["out_0"], rtol=1e-6)
+
+
+@pytest.mark.parametrize("run", ["run0", "run1"])
+def test_legalized_mlp_chain_matches_tvm(samples_dir, mlp, run):
+    data = np.load(samples_dir / f"mlp.legalized.{run}.npz")
+    x, w1, b1, w2 = (data[f"in_{k}"] for k in range(4))
+    b = x.shape[0]
+
+    def call(name, *inputs, out_shape):
+        out = poison_array(out_shape, parse_dtype("float32"))
+        run_prim_func(mlp[name], [*inputs, out])
+        return out
+
+    h = call("matmul", x, w1, out_shape=(b, 32))
+    h1 = call("add", h, b1, out_shape=(b, 32))
+    h2 = call("gelu", h1, out_shape=(b, 32))
+    o = call("matmul1", h2, w2, out_shape=(b, 8))
+    p = call("softmax", o, out_shape=(b, 8))
+    np.testing.assert_allclose(p, data["out_0"], rtol=1e-5, atol=1e-6)
+
+
+def test_fused_mlp_chain_matches_tvm(samples_dir):
+    funcs = prim_funcs((samples_dir / "mlp.fused.py").read_text())
+    data = np.load(samples_dir / "mlp.fused.run1.npz")
+    x, w1, b1, w2 = (data[f"in_{k}"] for k in range(4))
+    b = x.shape[0]
+    lv, o, p = (poison_array(s, parse_dtype("float32")) for s in ((b, 32), (b, 8), (b, 8)))
+    run_prim_func(funcs["fused_matmul_add_gelu"], [x, w1, b1, lv])
+    run_prim_func(funcs["matmul1"], [lv, w2, o])
+    run_prim_func(funcs["softmax"], [o, p])
+    np.testing.assert_allclose(p, data["out_0"], rtol=1e-5, atol=1e-6)
+
+
+def test_vectorized_matmul_is_faster(mlp):
+    """The vectorized path is the point of having two (EXEC-tir-vec-1)."""
+    import time
+
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((16, 16)).astype(np.float32)
+    w = rng.standard_normal((16, 32)).astype(np.float32)
+    times = {}
+    for mode in ("scalar", "vectorized"):
+        out = np.zeros((16, 32), np.float32)
+        start = time.perf_counter()
+        run_prim_func(mlp["matmul"], [x, w, out], mode=mode)
+        times[mode] = time.perf_counter() - start
+    assert times["vectorized"] * 5 < times["scalar"]
+
+
+# ---------------------------------------------------------------------------------------
+# Integer, float and cast semantics (EXEC-tir-int-*, -div-*, -float-*, -cmp-*, -cast-*)
+# ---------------------------------------------------------------------------------------
+
+DIVIDENDS = [7, -7, 7, -7, 0, INT_MIN]
+DIVISORS = [2, 2, -2, -2, 3, -1]
+
+
+@pytest.mark.parametrize("expr,expected", [
+    ("T.floordiv(A[i], B[i])", [3, -4, -4, 3, 0, INT_MIN]),
+    ("A[i] // B[i]", [3, -4, -4, 3, 0, INT_MIN]),
+    ("T.floormod(A[i], B[i])", [1, 1, -1, -1, 0, 0]),
+    ("A[i] % B[i]", [1, 1, -1, -1, 0, 0]),
+    ("T.truncdiv(A[i], B[i])", [3, -3, -3, 3, 0, INT_MIN]),
+    ("T.truncmod(A[i], B[i])", [1, -1, 1, -1, 0, 0]),
+])
+def test_integer_division(expr, expected):
+    assert run_elementwise(expr, DIVIDENDS, DIVISORS).tolist() == expected
+
+
+@pytest.mark.parametrize("expr", ["A[i] // B[i]", "A[i] % B[i]", "T.truncdiv(A[i], B[i])",
+                                  "T.truncmod(A[i], B[i])"])
+def test_integer_division_by_zero_traps(expr):
+    func = elementwise(expr, 3)
+    args = [np.array([1, 2, 3], np.int32), np.array([1, 0, 1], np.int32), np.zeros(3, np.int32)]
+    errors = errors_in_all_modes(func, args, "division_by_zero")
+    assert errors[0].span is not None and errors[0].rule == "EXEC-tir-div-3"
+
+
+def test_int32_arithmetic_wraps():
+    assert run_elementwise("A[i] + B[i]", [INT_MAX, INT_MIN, 5], [1, -1, 6]).tolist() == \
+        [INT_MIN, INT_MAX, 11]
+    assert run_elementwise("A[i] * B[i]", [65536, 46341, -3], [65536, 46341, 4]).tolist() == \
+        [0, 46341 * 46341 - 2**32, -12]
+    assert run_elementwise("A[i] - B[i]", [INT_MIN], [1]).tolist() == [INT_MAX]
+    assert run_elementwise("A[i] + B[i]", [250, 3], [10, 4], "uint8", "uint8", "uint8").tolist() \
+        == [4, 7]
+
+
+def test_float_to_int_cast_truncates_and_gives_x86_value_out_of_range():
+    values = [2.7, -2.7, -0.5, 1e10, np.nan, np.inf, -2147483648.0, 2147483648.0]
+    out = run_elementwise('T.Cast("int32", A[i])', values, [0.0] * 8, "float32", "float32")
+    assert out.tolist() == [2, -2, 0, INT_MIN, INT_MIN, INT_MIN, INT_MIN, INT_MIN]
+    from relax_ref.ir.dtype import parse_dtype
+    assert out_of_range_int(parse_dtype("int32")) == INT_MIN
+
+
+def test_integer_casts_wrap():
+    out = run_elementwise('T.Cast("int32", A[i])', [4294967301, 2**31, -2**31 - 1, 5], [0] * 4,
+                          "int64", "int64")
+    assert out.tolist() == [5, INT_MIN, INT_MAX, 5]
+    out = run_elementwise('T.Cast("int8", A[i])', [200, -129, 127], [0] * 3, out="int8")
+    assert out.tolist() == [-56, 127, 127]
+
+
+def test_casts_to_bool_and_from_bool():
+    out = run_elementwise('T.Cast("bool", A[i])', [0.0, -0.0, np.nan, 2.0], [0.0] * 4,
+                          "float32", "float32", "bool")
+    assert out.tolist() == [False, False, True, True]
+    out = run_elementwise('T.Cast("float32", A[i])', [True, False], [True, False], "bool",
+                          "bool", "float32")
+    assert out.tolist() == [1.0, 0.0]
+
+
+def test_float_comparisons_are_ordered():
+    nan = np.nan
+    out = run_elementwise("A[i] != B[i]", [nan, 1.0, nan], [nan, 2.0, 1.0], "float32",
+                          "float32", "bool")
+    assert out.tolist() == [False, True, False]  # LLVM fcmp one
+    out = run_elementwise("A[i] == B[i]", [nan, 1.0], [nan, 1.0], "float32", "float32", "bool")
+    assert out.tolist() == [False, True]
+
+
+def test_max_min_are_selects():
+    a = [np.nan, 1.0, 0.0, -0.0]
+    b = [1.0, np.nan, -0.0, 0.0]
+    out = run_elementwise("T.max(A[i], B[i])", a, b, "float32", "float32", "float32")
+    assert np.array_equal(out, [1.0, np.nan, -0.0, 0.0], equal_nan=True)
+    assert np.signbit(out).tolist() == [False, False, True, False]
+    out = run_elementwise("T.min(A[i], B[i])", a, b, "float32", "float32", "float32")
+    assert np.signbit(out).tolist() == [False, False, True, False]
+
+
+def test_float32_rounds_after_each_operation():
+    out = run_elementwise("A[i] + B[i] - A[i]", [1.0, 1e8], [1e-8, 1.0], "float32",
+                          "float32", "float32")
+    assert out.tolist() == [0.0, 0.0]
+    out = run_elementwise("A[i] * B[i]", [3.0], [1 / 3], "float16", "float16", "float16")
+    assert out[0] == np.float16(3.0) * np.float16(1 / 3)
+
+
+def test_float_floordiv_and_floormod():
+    out = run_elementwise("T.floordiv(A[i], B[i])", [7.0, -7.0], [2.0, 2.0], "float32",
+                          "float32", "float32")
+    assert out.tolist() == [3.0, -4.0]
+    out = run_elementwise("T.floormod(A[i], B[i])", [7.0, -7.0], [2.0, 2.0], "float32",
+                          "float32", "float32")
+    assert out.tolist() == [1.0, 1.0]
+    out = run_elementwise("T.truncmod(A[i], B[i])", [7.5, -7.5], [2.0, 2.0], "float32",
+                          "float32", "float32")
+    assert out.tolist() == [1.5, -1.5]
+
+
+@pytest.mark.parametrize("expr,values,expected", [
+    ("T.round(A[i])", [0.5, 1.5, 2.5, -0.5, -2.5, 0.49999997], [0.0, 2.0, 2.0, -0.0, -2.0, 0.0]),
+    ("T.nearbyint(A[i])", [0.5, 1.5, 2.5], [0.0, 2.0, 2.0]),
+    ("T.floor(A[i])", [-0.5, 1.5], [-1.0, 1.0]),
+    ("T.ceil(A[i])", [-0.5, 1.5], [-0.0, 2.0]),
+    ("T.trunc(A[i])", [-1.5, 1.5], [-1.0, 1.0]),
+    ("T.fabs(A[i])", [-1.5, 0.0], [1.5, 0.0]),
+    ("T.sqrt(A[i])", [4.0, 2.0], [2.0, np.float32(math.sqrt(2.0))]),
+    ("T.rsqrt(A[i])", [4.0], [0.5]),
+    ("T.exp(A[i])", [0.0, 1.0], [1.0, np.float32(math.e)]),
+    ("T.log(A[i])", [1.0, 0.0], [0.0, -np.inf]),
+    ("T.erf(A[i])", [0.5, -3.0], [np.float32(math.erf(0.5)), np.float32(math.erf(-3.0))]),
+    ("T.tanh(A[i])", [0.5], [np.float32(math.tanh(0.5))]),
+    ("T.sigmoid(A[i])", [0.0, 2.0],
+     [0.5, np.float32(1) / (np.float32(1) + np.float32(math.exp(-2.0)))]),
+])
+def test_float_intrinsics(expr, values, expected):
+    out = run_elementwise(expr, values, [0.0] * len(values), "float32", "float32", "float32")
+    assert np.array_equal(out, np.array(expected, np.float32))
+    assert np.signbit(out).tolist() == np.signbit(np.array(expected, np.float32)).tolist()
+
+
+def test_pow():
+    out = run_elementwise("T.pow(A[i], B[i])", [2.0, 9.0], [10.0, 0.5], "float32", "float32",
+                          "float32")
+    assert out.tolist() == [1024.0, 3.0]
+
+
+def test_classification_intrinsics():
+    out = run_elementwise("T.isnan(A[i])", [np.nan, 1.0, np.inf], [0.0] * 3, "float32",
+                          "float32", "bool")
+    assert out.tolist() == [True, False, False]
+    out = run_elementwise("T.isinf(A[i])", [np.nan, 1.0, -np.inf], [0.0] * 3, "float32",
+                          "float32", "bool")
+    assert out.tolist() == [False, False, True]
+    out = run_elementwise("T.isfinite(A[i])", [np.nan, 1.0, -np.inf], [0.0] * 3, "float32",
+                          "float32", "bool")
+    assert out.tolist() == [False, True, False]
+
+
+def test_bitwise_and_shift_intrinsics():
+    assert run_elementwise("T.bitwise_and(A[i], B[i])", [12, -1], [10, 7]).tolist() == [8, 7]
+    assert run_elementwise("T.bitwise_or(A[i], B[i])", [12], [3]).tolist() == [15]
+    assert run_elementwise("T.bitwise_xor(A[i], B[i])", [12], [10]).tolist() == [6]
+    assert run_elementwise("T.shift_right(A[i], B[i])", [-8, 8], [1, 2]).tolist() == [-4, 2]
+    assert run_elementwise("T.shift_left(A[i], B[i])", [1, 3], [31, 2]).tolist() == [INT_MIN, 12]
+    func = elementwise("T.shift_left(A[i], B[i])", 2)
+    args = [np.array([1, 1], np.int32), np.array([1, 32], np.int32), np.zeros(2, np.int32)]
+    errors_in_all_modes(func, args, "shift_out_of_range")
+
+
+def test_if_then_else_is_lazy_and_select_is_not():
+    lazy = one_func('''
+@T.prim_func
+def f(A: T.Buffer((4,), "float32"), O: T.Buffer((6,), "float32")):
+    for i in T.serial(6):
+        O[i] = T.if_then_else(i < 4, A[T.min(i, 5)], T.float32(-1))
+''')
+    a = np.arange(4, dtype=np.float32)
+    (_, out), stats = run_all_modes(lazy, [a, np.zeros(6, np.float32)])
+    assert out.tolist() == [0, 1, 2, 3, -1, -1] and stats["vectorized"] == 1
+    eager = one_func('''
+@T.prim_func
+def f(A: T.Buffer((4,), "float32"), O: T.Buffer((6,), "float32")):
+    for i in T.serial(6):
+        O[i] = T.Select(i < 4, A[T.min(i, 5)], T.float32(-1))
+''')
+    errors_in_all_modes(eager, [a, np.zeros(6, np.float32)], "index_out_of_bounds")
+
+
+def test_unknown_intrinsic_is_unsupported():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((2,), "float32")):
+    for i in T.serial(2):
+        A[i] = T.call_pure_extern("float32", "mysterious", A[i])
+''')
+    errors = errors_in_all_modes(func, [np.zeros(2, np.float32)], "unsupported")
+    assert "mysterious" in errors[0].message or "call_pure_extern" in errors[0].message
+
+
+# ---------------------------------------------------------------------------------------
+# Poison (EXEC-tir-poison-1)
+# ---------------------------------------------------------------------------------------
+
+def test_reading_memory_before_writing_it_gives_poison():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((4,), "float32"), O: T.Buffer((4,), "float32")):
+    C = T.sblock_alloc_buffer((4,))
+    for i in T.serial(4):
+        with T.sblock("c"):
+            vi = T.axis.spatial(4, i)
+            O[vi] = C[vi] + A[vi]
+''')
+    (_, out), _ = run_all_modes(func, [np.ones(4, np.float32), np.zeros(4, np.float32)])
+    assert np.isnan(out).all()
+
+
+def test_output_read_before_written_is_nan_when_the_caller_poisons_it():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((4,), "float32"), O: T.Buffer((4,), "float32")):
+    for i in T.serial(4):
+        O[i] = O[i] + A[i]
+''')
+    (_, out), stats = run_all_modes(func, [np.ones(4, np.float32), poison_array((4,), parse_dtype("float32"))])
+    assert np.isnan(out).all() and stats["vectorized"] == 1
+
+
+def test_integer_poison_is_out_of_bounds_as_an_index():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((4,), "float32"), O: T.Buffer((4,), "float32")):
+    K = T.decl_buffer((4,), "int32")
+    for i in T.serial(4):
+        O[i] = A[K[i]]
+''')
+    errors = errors_in_all_modes(func, [np.ones(4, np.float32), np.zeros(4, np.float32)],
+                                 "index_out_of_bounds")
+    assert "index -1 " in errors[0].message  # poison (all bytes 0xFF) reads -1
+
+
+def test_poison_values():
+    """One poison rule (memory.py): every byte 0xFF."""
+    from relax_ref.ir.dtype import parse_dtype as pd
+    assert np.isnan(poison_array((1,), pd("float32"))[0])
+    assert np.isnan(poison_array((1,), pd("bfloat16")).astype(np.float32)[0])
+    assert poison_array((1,), pd("int8"))[0] == -1 and poison_array((1,), pd("uint8"))[0] == 255
+    arr = poison_array((2, 3), pd("int64"))
+    assert arr.dtype == np.int64 and (arr == -1).all() and poison_mask(arr).all()
+    assert poison_mask(np.array([1.0, np.nan], np.float32)).tolist() == [False, True]
+
+
+# ---------------------------------------------------------------------------------------
+# Loads and stores out of bounds (EXEC-tir-load-1, EXEC-tir-store-1)
+# ---------------------------------------------------------------------------------------
+
+def test_out_of_bounds_load_traps_naming_buffer_index_and_shape():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((4, 3), "float32"), O: T.Buffer((4,), "float32")):
+    for i in T.serial(4):
+        O[i] = A[i, i]
+''')
+    args = [np.ones((4, 3), np.float32), np.zeros(4, np.float32)]
+    errors = errors_in_all_modes(func, args, "index_out_of_bounds")
+    message = errors[0].message
+    assert "A" in message and "3" in message and "(4, 3)" in message
+    assert errors[0].span is not None and errors[0].rule == "EXEC-tir-load-1"
+
+
+def test_out_of_bounds_store_traps_after_the_earlier_stores():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((6,), "float32"), O: T.Buffer((4,), "float32")):
+    for i in T.serial(6):
+        O[i] = A[i] * T.float32(2)
+''')
+    args = [np.arange(6, dtype=np.float32), np.zeros(4, np.float32)]
+    errors_in_all_modes(func, args, "index_out_of_bounds")
+    out = np.zeros(4, np.float32)
+    with pytest.raises(RuntimeCheckError):
+        run_prim_func(func, [args[0], out], mode="vectorized")
+    assert out.tolist() == [0, 2, 4, 6]
+
+
+# ---------------------------------------------------------------------------------------
+# Binding (EXEC-tir-bind-1 .. 3)
+# ---------------------------------------------------------------------------------------
+
+BIAS_ADD = '''
+@T.prim_func
+def bias_add(a: T.handle, b: T.Buffer((T.int64(8),), "float32"), c: T.handle):
+    n = T.int64()
+    A = T.match_buffer(a, (n, T.int64(8)), "float32")
+    C = T.match_buffer(c, (n, T.int64(8)), "float32")
+    for i, j in T.grid(n, T.int64(8)):
+        with T.sblock("c"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            C[vi, vj] = A[vi, vj] + b[vj]
+'''
+
+
+def test_symbolic_dimension_binds_at_first_occurrence():
+    func = one_func(BIAS_ADD)
+    x = np.ones((3, 8), np.float32)
+    (_, _, c), _ = run_all_modes(func, [x, np.arange(8, dtype=np.float32),
+                                        np.zeros((3, 8), np.float32)])
+    assert np.array_equal(c, x + np.arange(8, dtype=np.float32))
+
+
+@pytest.mark.parametrize("args,check,words", [
+    ([np.ones((3, 8), np.float32), np.ones(8, np.float32), np.ones((4, 8), np.float32)],
+     "shape_mismatch", ["C", "expected 3", "found 4"]),
+    ([np.ones((3, 8), np.float32), np.ones(7, np.float32), np.ones((3, 8), np.float32)],
+     "shape_mismatch", ["b", "expected 8", "found 7"]),
+    ([np.ones((3, 8), np.float64), np.ones(8, np.float32), np.ones((3, 8), np.float32)],
+     "dtype_mismatch", ["A", "float32", "float64"]),
+    ([np.ones((3, 8, 1), np.float32), np.ones(8, np.float32), np.ones((3, 8), np.float32)],
+     "shape_mismatch", ["2 dimensions", "found 3"]),
+    ([np.ones((3, 8), np.float32), np.ones(8, np.float32)], "signature", ["3 arguments"]),
+    ([np.ones((3, 8), np.float32), 1.0, np.ones((3, 8), np.float32)], "signature", ["b"]),
+])
+def test_binding_mismatches(args, check, words):
+    func = one_func(BIAS_ADD)
+    with pytest.raises(RuntimeCheckError) as info:
+        run_prim_func(func, args)
+    assert info.value.check == check
+    assert info.value.rule.startswith("EXEC-tir-bind")
+    for w in words:
+        assert w in info.value.message, info.value.message
+
+
+def test_scalar_parameters_and_return_value():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((4,), "int32"), n: T.int32, s: T.float32) -> T.float32:
+    for i in T.serial(4):
+        A[i] = A[i] * n
+    return s * T.float32(2)
+''')
+    from relax_ref.semantics.values import PrimScalar
+
+    a = np.arange(4, dtype=np.int32)
+    ret = run_prim_func(func, [a, PrimScalar(3, INT32), 1.25])
+    assert a.tolist() == [0, 3, 6, 9]
+    assert ret.value == 2.5 and str(ret.dtype) == "float32"
+    with pytest.raises(RuntimeCheckError) as info:
+        run_prim_func(func, [a, 2**40, 1.0])
+    assert info.value.check == "dtype_mismatch"
+
+
+def test_strided_arrays_are_viewed_as_they_are():
+    func = one_func(BIAS_ADD)
+    x = np.arange(64, dtype=np.float32).reshape(8, 8)[::2]  # every other row: strided
+    (_, _, c), _ = run_all_modes(func, [x, np.zeros(8, np.float32),
+                                        np.zeros((4, 8), np.float32)])
+    assert np.array_equal(c, x)
+
+
+# ---------------------------------------------------------------------------------------
+# Statements: blocks, init, predicates, loops, while, assert, limits
+# ---------------------------------------------------------------------------------------
+
+def test_block_binding_outside_its_domain_traps():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((8,), "float32")):
+    for i in T.serial(4):
+        with T.sblock("b"):
+            vi = T.axis.spatial(4, i + 2)
+            A[vi] = T.float32(1)
+''')
+    errors = errors_in_all_modes(func, [np.zeros(8, np.float32)], "block_binding")
+    assert "vi" in errors[0].message
+
+
+def test_init_runs_at_the_reduction_minimum_and_predicates_skip_instances():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((3, 5), "float32"), B: T.Buffer((3,), "float32")):
+    for i, k in T.grid(3, 5):
+        with T.sblock("sum"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            T.where(k > 0)
+            with T.init():
+                B[vi] = T.float32(100)
+            B[vi] = B[vi] + A[vi, vk]
+''')
+    a = np.arange(15, dtype=np.float32).reshape(3, 5)
+    b0 = np.array([1.0, 2.0, 3.0], np.float32)
+    (_, b), stats = run_all_modes(func, [a, b0])
+    # The instance with k == 0 is skipped, so init never runs: B keeps its value.
+    assert b.tolist() == (b0 + a[:, 1:].sum(axis=1)).tolist()
+    assert stats["vectorized"] == 1
+
+
+def test_reduction_over_an_offset_domain():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((3, 5), "float32"), B: T.Buffer((3,), "float32")):
+    for i in T.serial(3):
+        for k in T.serial(1, 5):
+            with T.sblock("max"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    B[vi] = T.float32(-1000)
+                B[vi] = T.max(B[vi], A[vi, vk])
+''')
+    a = np.array([[9, 1, 2, 3, 4], [9, 5, 1, 1, 1], [9, -1, -2, -3, -4]], np.float32)
+    (_, b), stats = run_all_modes(func, [a, np.zeros(3, np.float32)])
+    assert b.tolist() == [4, 5, -1] and stats["vectorized"] == 1
+
+
+def test_reduction_fold_matches_sequential_order_with_nan_and_signed_zeros():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((4, 6), "float32"), B: T.Buffer((4,), "float32"), C: T.Buffer((4,), "float32")):
+    for i, k in T.grid(4, 6):
+        with T.sblock("max"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                B[vi] = T.float32(0)
+            B[vi] = T.max(B[vi], A[vi, vk])
+''')
+    a = np.array([[np.nan, 1, 2, -0.0, 0.0, -1], [1, np.nan, 2, 3, np.nan, 0],
+                  [-0.0, -0.0, -1, -2, -3, -4], [np.inf, -np.inf, 0, 0, 0, 0]], np.float32)
+    (_, b, _), _ = run_all_modes(func, [a, np.zeros(4, np.float32), np.zeros(4, np.float32)])
+    expected = []
+    for row in a:
+        acc = np.float32(0)
+        for x in row:
+            acc = acc if acc > x else x
+        expected.append(acc)
+    assert np.array(expected, np.float32).tobytes() == b.tobytes()
+
+
+def test_loop_kinds_run_in_order():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((1,), "int32")):
+    for i in T.parallel(4):
+        for j in T.vectorized(3):
+            for k in T.unroll(2):
+                A[0] = A[0] * 10 + i
+''')
+    (a,), _ = run_all_modes(func, [np.zeros(1, np.int32)])
+    expected = 0
+    for i in range(4):
+        for _ in range(6):
+            expected = (expected * 10 + i + 2**31) % 2**32 - 2**31
+    assert a.tolist() == [expected]
+
+
+def test_while_runs_out_of_steps():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((1,), "int32")):
+    while A[0] < 10:
+        A[0] = A[0] - 1
+''')
+    with pytest.raises(ResourceError) as info:
+        run_prim_func(func, [np.zeros(1, np.int32)], max_steps=1000)
+    assert info.value.rule == "EXEC-tir-limit-1"
+
+
+def test_step_limit_is_the_same_in_every_mode():
+    func = elementwise("A[i] + B[i]", 100)
+    args = [np.ones(100, np.int32), np.ones(100, np.int32), np.zeros(100, np.int32)]
+    for mode in MODES:
+        out = args[2].copy()
+        with pytest.raises(ResourceError):
+            run_prim_func(func, [args[0], args[1], out], mode=mode, max_steps=50)
+        # One step for the loop, one per store: the 50th step is the store at i = 48.
+        assert (out[:49] == 2).all() and (out[49:] == 0).all(), mode
+
+
+def test_assert_and_let():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((2,), "int32"), n: T.int32):
+    m: T.int32 = n * 3
+    assert m < 10, "m is too large"
+    A[0] = m
+''')
+    a = np.zeros(2, np.int32)
+    run_prim_func(func, [a, 3])
+    assert a[0] == 9
+    with pytest.raises(RuntimeCheckError) as info:
+        run_prim_func(func, [a, 4])
+    assert info.value.check == "tir_assert" and info.value.message == "m is too large"
+    assert info.value.span is not None
+
+
+def test_allocation_limit(monkeypatch):
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((2,), "float32")):
+    C = T.sblock_alloc_buffer((1000, 1000))
+    A[0] = C[0, 0]
+''')
+    monkeypatch.setattr(tir_interp, "MAX_BUFFER_ELEMENTS", 10**5)
+    with pytest.raises(ResourceError) as info:
+        run_prim_func(func, [np.zeros(2, np.float32)])
+    assert "1000000" in info.value.message and info.value.rule == "EXEC-tir-limit-2"
+
+
+def test_match_buffer_views_a_region():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((4, 8), "float32"), B: T.Buffer((4,), "float32")):
+    for i in T.serial(4):
+        with T.sblock("row"):
+            vi = T.axis.spatial(4, i)
+            R = T.match_buffer(A[vi, 2:8], (6,))
+            B[vi] = R[0] + R[5]
+''')
+    a = np.arange(32, dtype=np.float32).reshape(4, 8)
+    (_, b), _ = run_all_modes(func, [a, np.zeros(4, np.float32)])
+    assert b.tolist() == (a[:, 2] + a[:, 7]).tolist()
+
+
+def test_allocate_and_decl_buffers_share_storage():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((8,), "float32"), B: T.Buffer((2, 4), "float32")):
+    p = T.allocate([8], "float32", "global")
+    X = T.decl_buffer((2, 4), "float32", data=p)
+    Y = T.decl_buffer((8,), "float32", data=p)
+    for i in T.serial(8):
+        Y[i] = A[i] * T.float32(2)
+    for i, j in T.grid(2, 4):
+        B[i, j] = X[i, j]
+''')
+    a = np.arange(8, dtype=np.float32)
+    (_, b), stats = run_all_modes(func, [a, np.zeros((2, 4), np.float32)])
+    assert b.tolist() == (2 * a).reshape(2, 4).tolist() and stats["vectorized"] == 2
+
+
+def test_vector_lanes_and_bad_modes_are_rejected():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((8,), "float32")):
+    A[T.Ramp(0, 1, 4)] = T.Broadcast(T.float32(1), 4)
+''')
+    errors_in_all_modes(func, [np.zeros(8, np.float32)], "unsupported")
+    with pytest.raises(ValueError):
+        run_prim_func(func, [np.zeros(8, np.float32)], mode="fast")
+
+
+def test_non_injective_stores_keep_the_last_write():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((8,), "float32"), O: T.Buffer((3,), "float32")):
+    for i in T.serial(8):
+        O[i % 3] = A[i]
+''')
+    (_, out), stats = run_all_modes(func, [np.arange(8, dtype=np.float32), np.zeros(3, np.float32)])
+    assert out.tolist() == [6, 7, 5] and stats["vectorized"] == 1
+
+
+def test_self_dependent_nests_fall_back_to_the_scalar_path():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((8,), "float32")):
+    for i in T.serial(7):
+        A[i + 1] = A[i + 1] + A[i]
+''')
+    (a,), stats = run_all_modes(func, [np.ones(8, np.float32)])
+    assert a.tolist() == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert stats["vectorized"] == 0
+
+
+def test_aliased_arguments_fall_back_to_the_scalar_path():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((7,), "float32"), B: T.Buffer((7,), "float32")):
+    for i in T.serial(7):
+        B[i] = A[6 - i]
+''')
+    expected = np.arange(8, dtype=np.float32)
+    for i in range(7):
+        expected[1 + i] = expected[6 - i]
+    for mode in MODES:
+        x = np.arange(8, dtype=np.float32)  # A and B overlap: B[i] is A[i + 1]
+        stats: dict = {}
+        run_prim_func(func, [x[:7], x[1:]], mode=mode, stats=stats)
+        assert np.array_equal(x, expected), mode
+        assert stats["vectorized"] == 0
+
+
+# ---------------------------------------------------------------------------------------
+# Property: random loop nests run alike on both paths
+# ---------------------------------------------------------------------------------------
+
+def _imm(v: int) -> P.IntImm:
+    return P.IntImm(v, INT32)
+
+
+FLOAT_CONSTANTS = [-2.5, -1.0, -0.0, 0.0, 0.5, 1.5, 3.0]
+INT_CONSTANTS = [-7, -1, 0, 1, 2, 3, INT_MAX, INT_MIN]
+
+
+@st.composite
+def loop_nests(draw):
+    """A PrimFunc ``f(A, B, O)`` of one nest of 1-3 loops around one store (plain, or a
+    block's body, elementwise or a reduction), with random index expressions (mostly in
+    bounds) and random operations; and random inputs."""
+    ndim = draw(st.integers(1, 3))
+    extents = [draw(st.integers(1, 4)) for _ in range(ndim)]
+    dtype = draw(st.sampled_from(["float32", "int32", "float16", "bfloat16", "int8"]))
+    dt = parse_dtype(dtype)
+    kind = draw(st.sampled_from(["elementwise", "reduction", "plain"]))
+    loop_vars = [P.Var(f"i{k}", INT32) for k in range(ndim)]
+    iter_vars = [P.Var(f"v{k}", INT32) for k in range(ndim)]
+    names = loop_vars if kind == "plain" else iter_vars
+    shapes = {name: [draw(st.integers(1, 5)) for _ in range(draw(st.integers(1, 2)))]
+              for name in "AB"}
+    bufs = {name: tir.Buffer(name, tuple(_imm(d) for d in shape), dt)
+            for name, shape in shapes.items()}
+
+    def affine() -> P.PrimExpr:
+        e: P.PrimExpr = _imm(draw(st.integers(-4, 4)))
+        for v in names:
+            c = draw(st.integers(-3, 3))
+            if c:
+                e = P.Add(e, P.Mul(_imm(c), v, INT32), INT32)
+        return e
+
+    def index(extent: int) -> P.PrimExpr:
+        how = draw(st.sampled_from(["floormod"] * 6 + ["floordiv", "raw"]))
+        e = affine()
+        if how == "floormod":
+            return P.FloorMod(e, _imm(extent), INT32)
+        if how == "floordiv":
+            return P.FloorDiv(P.FloorMod(e, _imm(2 * extent), INT32), _imm(2), INT32)
+        return e  # may be out of bounds: both paths must then trap alike
+
+    def load(name: str) -> P.PrimExpr:
+        return tir.BufferLoad(bufs[name], tuple(index(d) for d in shapes[name]), dt)
+
+    def const() -> P.PrimExpr:
+        if dt.is_float:
+            return P.FloatImm(draw(st.sampled_from(FLOAT_CONSTANTS)), dt)
+        return P.IntImm(draw(st.sampled_from(INT_CONSTANTS)), dt)
+
+    def condition(depth: int) -> P.PrimExpr:
+        cmp = draw(st.sampled_from([P.LT, P.LE, P.EQ, P.NE, P.GT]))
+        return cmp(value(depth), value(depth), BOOL)
+
+    def value(depth: int) -> P.PrimExpr:
+        choice = draw(st.integers(0, 3 if depth == 0 else 14))
+        if choice == 0:
+            return load("A")
+        if choice == 1:
+            return load("B")
+        if choice == 2:
+            return const()
+        if choice == 3:
+            return P.Cast(dt, draw(st.sampled_from(names)))
+        a, b = value(depth - 1), value(depth - 1)
+        if choice <= 8:
+            op = [P.Add, P.Sub, P.Mul, P.Max, P.Min][choice - 4]
+            return op(a, b, dt)
+        if choice == 9:
+            op = draw(st.sampled_from([P.Div, P.FloorDiv, P.FloorMod, P.Mod]))
+            return op(a, b, dt)
+        if choice == 10:
+            return P.Select(condition(depth - 1), a, b, dt)
+        if choice == 11:
+            # Lazy: the load is evaluated only where its first index is in bounds.
+            name = draw(st.sampled_from("AB"))
+            raw = affine()
+            idx = (raw,) + tuple(index(d) for d in shapes[name][1:])
+            inside = P.And(P.GE(raw, _imm(0), BOOL), P.LT(raw, _imm(shapes[name][0]), BOOL),
+                           BOOL)
+            return P.Call("tir.if_then_else", (inside, tir.BufferLoad(bufs[name], idx, dt), a),
+                          dt)
+        if choice == 12:
+            if dt.is_float:
+                return P.Cast(dt, P.Cast(INT32, a))
+            return P.Call("tir.bitwise_xor", (a, b), dt)
+        if choice == 13:
+            if dt.is_float:
+                return P.Call(draw(st.sampled_from(["tir.exp", "tir.sqrt", "tir.round",
+                                                    "tir.sigmoid"])), (a,), dt)
+            return P.Call("tir.shift_left", (a, P.IntImm(draw(st.integers(0, 33)), dt)), dt)
+        return P.Cast(dt, P.Cast(parse_dtype("float32" if dt.is_int else "int32"), a))
+
+    depth = draw(st.integers(0, 3))
+    update = value(depth)
+    predicate: P.PrimExpr = P.IntImm(1, BOOL)
+    init = None
+    expect_vectorized = True
+    if kind == "reduction" or (kind == "plain" and ndim > 1 and draw(st.booleans())):
+        kinds = draw(st.lists(st.sampled_from("SR"), min_size=ndim, max_size=ndim)
+                     .filter(lambda ks: "R" in ks))
+        cell_axes = [k for k in range(ndim) if kinds[k] == "S"]
+        out_shape = [extents[k] for k in cell_axes]
+        out_index = tuple(names[k] for k in cell_axes)
+        if not cell_axes and draw(st.booleans()):
+            out_shape, out_index = [1], (_imm(0),)
+        O = tir.Buffer("O", tuple(_imm(d) for d in out_shape), dt)
+        op = draw(st.sampled_from([P.Add, P.Sub, P.Mul, P.Max, P.Min]))
+        acc = tir.BufferLoad(O, out_index, dt)
+        store_value = op(acc, update, dt) if draw(st.booleans()) else op(update, acc, dt)
+        store = tir.BufferStore(O, store_value, out_index)
+        if kind == "reduction" and draw(st.booleans()):
+            init = tir.BufferStore(O, const(), out_index)
+        if kind == "reduction" and draw(st.booleans()):
+            predicate = P.LT(P.Add(loop_vars[0], loop_vars[-1], INT32),
+                             _imm(draw(st.integers(0, 6))), BOOL)
+    else:
+        kinds = ["S"] * ndim
+        how = draw(st.sampled_from(["identity", "permuted", "collapsing"]))
+        if how == "identity":
+            out_shape, out_index = extents, tuple(names)
+        elif how == "permuted":
+            perm = draw(st.permutations(range(ndim)))
+            out_shape = [extents[k] for k in perm]
+            out_index = tuple(names[k] for k in perm)
+        else:
+            m = draw(st.integers(1, 4))
+            # A computed index, or a data-dependent one (a scatter).
+            where = affine() if draw(st.booleans()) else P.Cast(INT32, load("A"))
+            out_shape, out_index = [m], (P.FloorMod(where, _imm(m), INT32),)
+        O = tir.Buffer("O", tuple(_imm(d) for d in out_shape), dt)
+        if draw(st.booleans()):
+            update = P.Add(tir.BufferLoad(O, out_index, dt), update, dt)
+            expect_vectorized = how != "collapsing"
+        store = tir.BufferStore(O, update, out_index)
+        if kind == "elementwise" and draw(st.booleans()):
+            predicate = P.NE(P.FloorMod(loop_vars[-1], _imm(2), INT32), _imm(1), BOOL)
+
+    body: tir.Stmt = store
+    if kind != "plain":
+        block = tir.SBlock(
+            "blk", tuple(tir.IterVar(v, tir.Range(_imm(0), _imm(e)), k)
+                         for v, e, k in zip(iter_vars, extents, kinds)),
+            (), (), store, init)
+        body = tir.SBlockRealize(tuple(loop_vars), predicate, block)
+    for var, extent in reversed(list(zip(loop_vars, extents))):
+        body = tir.For(var, _imm(0), _imm(extent), draw(st.sampled_from(["serial", "parallel"])),
+                       body)
+    handles = [P.Var(n, parse_dtype("handle")) for n in "ABO"]
+    func = tir.PrimFunc(tuple(handles), tuple(zip(handles, (bufs["A"], bufs["B"], O))), body)
+
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+
+    def data(shape):
+        if dt.is_float:
+            x = rng.choice([-2.0, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 2.0, 3.0, np.nan, np.inf,
+                            1e4], size=shape)
+            return x.astype(dtype)
+        return rng.choice([-9, -3, -2, -1, 0, 1, 2, 3, 7, INT_MAX, INT_MIN], size=shape) \
+            .astype(dtype)
+
+    inputs = [data(shapes["A"]), data(shapes["B"]), data(out_shape)]
+    return func, inputs, expect_vectorized
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=loop_nests())
+def test_random_nests_agree_on_both_paths(case):
+    func, inputs, expect_vectorized = case
+    outcomes = {}
+    for mode in ("scalar", "vectorized"):
+        arrays = [a.copy() for a in inputs]
+        stats: dict = {}
+        try:
+            run_prim_func(func, arrays, mode=mode, stats=stats)
+            check = None
+        except RuntimeCheckError as err:
+            check = err.check
+        outcomes[mode] = (check, [bits(a) for a in arrays], stats)
+    scalar, vector = outcomes["scalar"], outcomes["vectorized"]
+    assert scalar[0] == vector[0]
+    assert scalar[1] == vector[1]
+    if scalar[0] is None and expect_vectorized:
+        assert vector[2]["vectorized"] == 1, vector[2]
