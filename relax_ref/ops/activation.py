@@ -20,12 +20,12 @@ import math
 
 import numpy as np
 
-from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.dtype import BOOL, DataType
+from relax_ref.ir.dtype import DataType
 
 from .common import (
-    OpRuntimeError, common_dtype, describe_sinfo, int_const, normalize_axis, tensor_arg,
+    OpRuntimeError, common_dtype, describe_sinfo, erf_array, expr_text, lowest_value,
+    normalize_axis, provably_ne, quiet, runtime_axis, same_as, tensor_arg,
 )
 from .registry import Attr, DeduceContext, OpDef, Operand, register, to_float, to_int
 
@@ -42,15 +42,14 @@ def is_float_kind(dtype: DataType) -> bool:
 
 def deduce_activation(ctx: DeduceContext) -> si.StructInfo:
     """SI-act-1: the result has the operand's struct info (relu accepts any dtype)."""
-    x = tensor_arg(ctx, 0)
-    return si.TensorStructInfo(x.shape, x.dtype, x.ndim, x.vdevice)
+    return same_as(tensor_arg(ctx, 0))
 
 
 def deduce_float_activation(ctx: DeduceContext) -> si.StructInfo:
     """SI-act-2: like SI-act-1, and a known dtype must be a float kind."""
     x = tensor_arg(ctx, 0)
     _require_float(ctx, x.dtype, "SI-act-2")
-    return si.TensorStructInfo(x.shape, x.dtype, x.ndim, x.vdevice)
+    return same_as(x)
 
 
 def _require_float(ctx: DeduceContext, dtype: DataType, rule: str,
@@ -67,7 +66,7 @@ def deduce_softmax(ctx: DeduceContext) -> si.StructInfo:
     _require_float(ctx, x.dtype, "SI-act-2")
     if x.ndim >= 0:
         normalize_axis(ctx, ctx.attr("axis"), x.ndim)
-    return si.TensorStructInfo(x.shape, x.dtype, x.ndim, x.vdevice)
+    return same_as(x)
 
 
 def deduce_prelu(ctx: DeduceContext) -> si.StructInfo:
@@ -89,24 +88,11 @@ def deduce_prelu(ctx: DeduceContext) -> si.StructInfo:
                         rule="SI-act-prelu-2")
     if axis is not None and x.shape is not None and alpha.shape is not None:
         channels, length = x.shape[axis], alpha.shape[0]
-        if _provably_not(ctx, length, 1) and _provably_not(ctx, length, channels):
-            raise ctx.error(f"alpha has {_show(length)} elements, but the data has "
-                            f"{_show(channels)} channels on axis {axis}",
+        if provably_ne(ctx, length, 1) and provably_ne(ctx, length, channels):
+            raise ctx.error(f"alpha has {expr_text(length)} elements, but the data has "
+                            f"{expr_text(channels)} channels on axis {axis}",
                             rule="SI-act-prelu-3")
-    return si.TensorStructInfo(x.shape, x.dtype, x.ndim, x.vdevice)
-
-
-def _provably_not(ctx: DeduceContext, a: P.PrimExpr, b: P.PrimExpr | int) -> bool:
-    b = P.IntImm(b) if isinstance(b, int) else b
-    ca, cb = int_const(a), int_const(b)
-    if ca is not None and cb is not None:
-        return ca != cb
-    return ctx.analyzer.can_prove(P.NE(a, b, BOOL))
-
-
-def _show(e: P.PrimExpr) -> str:
-    c = int_const(e)
-    return str(c) if c is not None else repr(e)
+    return same_as(x)
 
 
 # -- NumPy semantics -----------------------------------------------------------------------------
@@ -132,27 +118,13 @@ class _Rounding:
         return np.asarray(v, dtype=self.work).astype(self.dt)
 
 
-def erf_array(x: np.ndarray) -> np.ndarray:
-    """The error function elementwise, through ``math.erf`` (float64)."""
-    flat = np.fromiter((math.erf(float(v)) for v in np.ravel(x)), dtype=np.float64,
-                       count=x.size)
-    return flat.reshape(x.shape)
-
-
-def _quiet(fn):
-    def run(*args, **kwargs):
-        with np.errstate(all="ignore"):
-            return fn(*args, **kwargs)
-    return run
-
-
-@_quiet
+@quiet
 def _relu(attrs, x):
     """EXEC-act-relu-1: ``max(x, 0)`` in the tensor's dtype."""
     return np.maximum(x, np.zeros((), dtype=x.dtype)).astype(x.dtype)
 
 
-@_quiet
+@quiet
 def _gelu(attrs, x):
     r = _Rounding(x.dtype)
     v = r(x)
@@ -161,7 +133,7 @@ def _gelu(attrs, x):
     return r.result(v * r(r.const(0.5) + r(erf * r.const(0.5))))
 
 
-@_quiet
+@quiet
 def _gelu_tanh(attrs, x):
     r = _Rounding(x.dtype)
     v = r(x)
@@ -174,7 +146,7 @@ def _sigmoid(r: _Rounding, v: np.ndarray) -> np.ndarray:
     return r(r.const(1.0) / r(r.const(1.0) + r(np.exp(r(-v)))))
 
 
-@_quiet
+@quiet
 def _silu(attrs, x):
     r = _Rounding(x.dtype)
     v = r(x)
@@ -185,7 +157,7 @@ _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
 
-@_quiet
+@quiet
 def _selu(attrs, x):
     """``scale * (max(x, 0) + min(0, alpha * (exp(x) - 1)))``."""
     r = _Rounding(x.dtype)
@@ -195,7 +167,7 @@ def _selu(attrs, x):
     return r.result(r.const(_SELU_SCALE) * r(positive + negative))
 
 
-@_quiet
+@quiet
 def _leakyrelu(attrs, x):
     """``x if x > 0 else x * alpha`` (alpha a constant of the dtype)."""
     r = _Rounding(x.dtype)
@@ -203,7 +175,7 @@ def _leakyrelu(attrs, x):
     return r.result(np.where(v > 0, v, r(v * r.const(attrs.get("alpha")))))
 
 
-@_quiet
+@quiet
 def _softplus(attrs, x):
     """``x if beta * x > threshold else (1 / beta) * log(1 + exp(beta * x))``."""
     r = _Rounding(x.dtype)
@@ -214,18 +186,14 @@ def _softplus(attrs, x):
     return r.result(np.where(bx > threshold, v, smooth))
 
 
-@_quiet
+@quiet
 def _prelu(attrs, x, alpha):
     """EXEC-act-prelu-1: ``x if x > 0 else x * alpha[c]`` with ``c`` the index on
     ``axis``; an alpha of length 1 applies to every channel."""
     if alpha.ndim != 1:
         raise OpRuntimeError("shape_mismatch", f"alpha must be 1-d, found shape {alpha.shape}",
                              rule="EXEC-act-prelu-1")
-    axis = attrs.get("axis")
-    if not -x.ndim <= axis < x.ndim:
-        raise OpRuntimeError("invalid_value", f"axis {axis} is out of range for a tensor of "
-                             f"{x.ndim} dimensions", rule="EXEC-act-prelu-1")
-    axis %= x.ndim
+    axis = runtime_axis(attrs.get("axis"), x.ndim, "EXEC-act-prelu-1")
     channels = x.shape[axis]
     if alpha.shape[0] not in (1, channels):
         raise OpRuntimeError("shape_mismatch", f"alpha has {alpha.shape[0]} elements, but "
@@ -242,29 +210,24 @@ def _prelu(attrs, x, alpha):
 def _softmax_parts(attrs, x):
     """The shared first stages of softmax and log_softmax: the values, the max over the
     axis (from the dtype's lowest finite value), and the sum of exponentials."""
-    from .reduce import identity_low
-
-    axis = attrs.get("axis")
-    if not -x.ndim <= axis < x.ndim:
-        raise OpRuntimeError("invalid_value", f"axis {axis} is out of range for a tensor of "
-                             f"{x.ndim} dimensions", rule="EXEC-act-softmax-1")
+    axis = runtime_axis(attrs.get("axis"), x.ndim, "EXEC-act-softmax-1")
     r = _Rounding(x.dtype)
     v = r(x)
-    low = r.const(float(identity_low(x.dtype)))
+    low = r.const(float(lowest_value(x.dtype)))
     maxelem = np.max(v, axis=axis, keepdims=True, initial=low)
     exp = r(np.exp(r(v - maxelem)))
     expsum = r(np.sum(exp, axis=axis, keepdims=True))
     return r, v, maxelem, exp, expsum
 
 
-@_quiet
+@quiet
 def _softmax(attrs, x):
     """EXEC-act-softmax-1: ``exp(x - max) / sum(exp(x - max))`` along ``axis``."""
     r, _, _, exp, expsum = _softmax_parts(attrs, x)
     return r.result(exp / expsum)
 
 
-@_quiet
+@quiet
 def _log_softmax(attrs, x):
     """EXEC-act-softmax-1: ``x - max - log(sum(exp(x - max)))`` along ``axis``."""
     r, v, maxelem, _, expsum = _softmax_parts(attrs, x)

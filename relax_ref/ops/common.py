@@ -1,9 +1,13 @@
 """Rules shared by several op families, each in one place (STYLE.md "one rule, one
-place"): reading operand struct info, axis normalization, dtype agreement, and the
-broadcasting rule used by deduction and by the NumPy semantics alike."""
+place"): reading operand struct info, axis normalization (static and at run time), dtype
+agreement, symbolic facts about dimensions, shape arithmetic built as TVM builds it, the
+broadcasting rule used by deduction and by the NumPy semantics alike, and the NumPy
+pieces of TIR's scalar semantics (casts, truncating division, reducer identities)."""
 from __future__ import annotations
 
-from typing import Sequence
+import functools
+import math
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -11,6 +15,8 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL, INT64, VOID, DataType
+from relax_ref.solver.simplify import expr_text  # how messages show a dimension
+from relax_ref.solver.simplify import structural_key
 
 from .registry import DeduceContext
 
@@ -48,16 +54,37 @@ def prim_arg(ctx: DeduceContext, i: int) -> si.PrimStructInfo:
                     f"{describe_sinfo(s)}", rule="SI-op-prim-1")
 
 
-def shape_values_of(ctx: DeduceContext, i: int) -> tuple[P.PrimExpr, ...] | None:
-    """The dimensions held by a Shape operand, when known."""
-    s = ctx.arg_sinfo[i]
-    if isinstance(s, si.ShapeStructInfo):
-        return s.values
+def shape_operand(ctx: DeduceContext, i: int) -> si.ShapeStructInfo:
+    """The struct info of Shape operand ``i`` (SI-op-shape-1): a literal ``R.shape``
+    gives its values; otherwise the operand's ShapeStructInfo. Every known dimension
+    must be an integer expression."""
     arg = ctx.args[i]
+    s = ctx.arg_sinfo[i]
     if isinstance(arg, rx.ShapeExpr):
-        return arg.values
-    raise ctx.error(f"operand {i} must be a shape, but its struct info is "
-                    f"{describe_sinfo(s)}", rule="SI-op-shape-1")
+        s = si.ShapeStructInfo(tuple(arg.values))
+    elif not isinstance(s, si.ShapeStructInfo):
+        raise ctx.error(f"operand {i} must be a shape (R.Shape), but its struct info is "
+                        f"{describe_sinfo(s)}", rule="SI-op-shape-1")
+    for d in s.values or ():
+        if not (d.dtype.is_integer and d.dtype.lanes == 1):
+            raise ctx.error(f"shape dimensions must be integers, found {d.dtype}",
+                            rule="SI-op-shape-1")
+    return s
+
+
+def shape_values_of(ctx: DeduceContext, i: int) -> tuple[P.PrimExpr, ...] | None:
+    """The dimensions held by a Shape operand (SI-op-shape-1), when known."""
+    return shape_operand(ctx, i).values
+
+
+def same_as(x: si.TensorStructInfo) -> si.TensorStructInfo:
+    """``x``'s struct info as a result's (the same fields, without ``x``'s span)."""
+    return si.TensorStructInfo(x.shape, x.dtype, x.ndim, x.vdevice)
+
+
+def unknown_tensor(x: si.TensorStructInfo, ndim: int = si.UNKNOWN_NDIM) -> si.TensorStructInfo:
+    """A tensor of ``x``'s dtype and virtual device with only ``ndim`` known."""
+    return si.TensorStructInfo(None, x.dtype, ndim, x.vdevice)
 
 
 def describe_sinfo(s: si.StructInfo) -> str:
@@ -81,6 +108,27 @@ def normalize_axes(ctx: DeduceContext, axes: Sequence[int], ndim: int) -> list[i
     out = [normalize_axis(ctx, a, ndim) for a in axes]
     if len(set(out)) != len(out):
         raise ctx.error(f"axes {list(axes)} repeat an axis", rule="SI-op-axis-2")
+    return out
+
+
+def runtime_axis(axis: int, ndim: int, rule: str, what: str = "axis",
+                 check: str = "invalid_value") -> int:
+    """An axis checked at run time (the run-time SI-op-axis-1, for operands whose ndim
+    was unknown statically): in ``[-ndim, ndim)``, returned non-negative. ``check`` is
+    the error kind the calling op's EXEC rule reports."""
+    if not -ndim <= axis < ndim:
+        raise OpRuntimeError(check, f"{what} {axis} is out of range for a tensor of "
+                             f"{ndim} dimensions", rule=rule)
+    return axis + ndim if axis < 0 else axis
+
+
+def runtime_axes(axes: Sequence[int], ndim: int, rule: str,
+                 check: str = "invalid_value") -> list[int]:
+    """Axes checked at run time: each as ``runtime_axis``, none repeated (the run-time
+    SI-op-axis-2)."""
+    out = [runtime_axis(a, ndim, rule, check=check) for a in axes]
+    if len(set(out)) != len(out):
+        raise OpRuntimeError(check, f"axes {list(axes)} repeat an axis", rule=rule)
     return out
 
 
@@ -111,6 +159,60 @@ def int_const(e: P.PrimExpr) -> int | None:
 
 def i64(value: int) -> P.IntImm:
     return P.IntImm(value, INT64)
+
+
+# -- symbolic facts about dimensions ----------------------------------------------------------
+
+def provably_ne(ctx: DeduceContext, a: P.PrimExpr, b: P.PrimExpr | int) -> bool:
+    """Whether ``a != b`` holds wherever the assumptions hold: two constants compare,
+    anything else asks the analyzer. Deduction rules reject a requirement only when it
+    is provably violated; one not provable either way is left to the run-time check."""
+    ca, cb = int_const(a), (b if isinstance(b, int) else int_const(b))
+    if ca is not None and cb is not None:
+        return ca != cb
+    return ctx.analyzer.can_prove(P.NE(a, P.as_prim(b, a.dtype), BOOL))
+
+
+def same_expr(a: P.PrimExpr, b: P.PrimExpr) -> bool:
+    """Structural identity (same tree, same Var objects), as TVM's StructuralEqual."""
+    return a is b or structural_key(a) == structural_key(b)
+
+
+# -- shape arithmetic built as TVM builds it ---------------------------------------------------
+
+def fold_mul(a: P.PrimExpr, b: P.PrimExpr) -> P.PrimExpr:
+    """``a * b`` folded the way TVM's ``TryConstFold<Mul>`` folds it: two constants
+    multiply, a constant 1 disappears, a constant 0 absorbs; nothing is reordered."""
+    ca, cb = int_const(a), int_const(b)
+    if ca is not None and cb is not None:
+        return P.IntImm(ca * cb, a.dtype)
+    if ca == 1 or cb == 0:
+        return b
+    if cb == 1 or ca == 0:
+        return a
+    return P.Mul(a, b, a.dtype)
+
+
+def fold_add(a: P.PrimExpr, b: P.PrimExpr) -> P.PrimExpr:
+    """``a + b`` folded like TVM's ``TryConstFold<Add>`` (a constant 0 disappears)."""
+    ca, cb = int_const(a), int_const(b)
+    if ca is not None and cb is not None:
+        return P.IntImm(ca + cb, a.dtype)
+    if ca == 0:
+        return b
+    if cb == 0:
+        return a
+    return P.Add(a, b, a.dtype)
+
+
+def shape_product(dims: Sequence[P.PrimExpr]) -> P.PrimExpr:
+    """The element count of a shape, as TVM's ``ComputeShapeProduct`` builds it
+    (``(2, n, 4)`` gives ``2 * n * 4``); rules for which TVM simplifies the count pass it
+    through ``ctx.analyzer.simplify``."""
+    prod: P.PrimExpr = P.IntImm(1, INT64)
+    for d in dims:
+        prod = fold_mul(prod, d)
+    return prod
 
 
 # -- broadcasting (SI-broadcast-1..3, EXEC-broadcast-1) ---------------------------------------
@@ -179,4 +281,76 @@ def broadcast_values(check_rule: str, *arrays: np.ndarray) -> tuple[int, ...]:
                              rule=check_rule) from None
 
 
-BOOL_DTYPE = BOOL
+# -- NumPy pieces of TIR's scalar semantics ---------------------------------------------------
+
+def quiet(fn: Callable) -> Callable:
+    """Run a NumPy computation without overflow/invalid/divide warnings: wrap-around,
+    NaN and inf are the defined results of TIR arithmetic (EXEC rules say where a value
+    is an error instead, and raise OpRuntimeError)."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    return run
+
+
+def cast_value(value, dtype) -> np.ndarray:
+    """A TIR ``Cast`` of NumPy values: floats to integers truncate toward zero (through
+    int64, wrapping like a C cast of the truncated value); otherwise NumPy's astype."""
+    value = np.asarray(value)
+    with np.errstate(all="ignore"):
+        if value.dtype.kind == "f" and np.dtype(dtype).kind in "iu":
+            return np.trunc(value).astype(np.int64).astype(dtype)
+        return value.astype(dtype)
+
+
+def trunc_div(a, b) -> np.ndarray:
+    """Integer division truncating toward zero (TIR ``Div`` on integers, C's ``/``);
+    NumPy's ``//`` rounds toward negative infinity. The caller checks for zero."""
+    a, b = np.asarray(a), np.asarray(b)
+    q = np.abs(a) // np.abs(b)
+    return np.where((a < 0) != (b < 0), -q, q)
+
+
+def fresh(a: np.ndarray) -> np.ndarray:
+    """A new, writable, C-contiguous array (results never alias their operands)."""
+    return np.array(a, copy=True, order="C")
+
+
+def erf_array(x: np.ndarray) -> np.ndarray:
+    """The error function elementwise, through ``math.erf`` (float64)."""
+    flat = np.fromiter((math.erf(float(v)) for v in np.ravel(x)), dtype=np.float64,
+                       count=np.size(x))
+    return flat.reshape(np.shape(x))
+
+
+def working_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype NumPy computes a ``dtype`` result in: the dtype itself, except the
+    ml_dtypes floats (bfloat16, float8; kind "V"), which have no NumPy matmul/einsum or
+    arithmetic loops worth using and compute in float32 (rounded once at the end)."""
+    dtype = np.dtype(dtype)
+    return np.dtype(np.float32) if dtype.kind == "V" else dtype
+
+
+def lowest_value(dtype: np.dtype):
+    """TVM's ``min_value(dtype)``: the lowest finite value (the identity of max, max
+    pooling's padding)."""
+    return _limits(np.dtype(dtype)).min if np.dtype(dtype) != np.bool_ else False
+
+
+def highest_value(dtype: np.dtype):
+    """TVM's ``max_value(dtype)``: the highest finite value (the identity of min)."""
+    return _limits(np.dtype(dtype)).max if np.dtype(dtype) != np.bool_ else True
+
+
+def _limits(dtype: np.dtype):
+    if dtype.kind in "iu":
+        return np.iinfo(dtype)
+    if dtype.kind == "f":
+        return np.finfo(dtype)
+    import ml_dtypes  # bfloat16, float8, int4: the ml_dtypes kinds ("V")
+
+    try:
+        return ml_dtypes.finfo(dtype)
+    except ValueError:
+        return ml_dtypes.iinfo(dtype)

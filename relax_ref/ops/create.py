@@ -18,7 +18,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL, FLOAT32, INT64, DataType
 from relax_ref.ir.numpy_dtype import numpy_dtype
 
-from .common import OpRuntimeError, int_const, prim_arg, shape_values_of, tensor_arg
+from .common import OpRuntimeError, cast_value, int_const, prim_arg, shape_values_of, tensor_arg
 from .registry import Attr, DeduceContext, OpDef, Operand, register, to_dtype
 
 FAMILY = "create"
@@ -55,16 +55,6 @@ def _with_dtype(x: si.TensorStructInfo, dtype: DataType) -> si.TensorStructInfo:
     if dtype.is_void:
         return x
     return si.TensorStructInfo(x.shape, dtype, x.ndim, x.vdevice)
-
-
-def cast_value(value, dtype: np.dtype) -> np.ndarray:
-    """A TIR ``Cast`` of NumPy values: floats to integers truncate toward zero (through
-    int64, wrapping like a C cast of the truncated value); otherwise NumPy's astype."""
-    value = np.asarray(value)
-    with np.errstate(all="ignore"):
-        if value.dtype.kind == "f" and np.dtype(dtype).kind in "iu":
-            return np.trunc(value).astype(np.int64).astype(dtype)
-        return value.astype(dtype)
 
 
 def _int_prim(ctx: DeduceContext, i: int, what: str, rule: str) -> si.PrimStructInfo:
@@ -186,6 +176,13 @@ def deduce_eye_like(ctx: DeduceContext) -> si.StructInfo:
     return _with_dtype(x, ctx.attr("dtype"))
 
 
+def bind_eye(args: dict) -> dict:
+    """SI-call-3 for ``eye``: ``m`` absent means ``n`` (TVM's ``eye(n, m=None)``)."""
+    if "m" not in args and "n" in args:
+        args["m"] = args["n"]
+    return args
+
+
 def _eye(attrs, n, m, k):
     """EXEC-create-eye-1: ones where ``column - row == k``, zeros elsewhere."""
     rule = "EXEC-create-eye-1"
@@ -223,6 +220,15 @@ def arange_length(start, end, step) -> int:
            (start, end, step)):
         return max(0, -((start - end) // step))
     return max(0, math.ceil((end - start) / step))
+
+
+def bind_arange(args: dict) -> dict:
+    """SI-call-3 for ``arange``: with ``end`` absent the one bound value is the end and
+    the start is 0 (TVM's ``arange(start, end=None)``: ``R.arange(n)`` is
+    ``R.arange(0, n)``)."""
+    if "end" not in args and "start" in args:
+        args["start"], args["end"] = 0, args["start"]
+    return args
 
 
 def _prim_number(e: P.PrimExpr | None):
@@ -308,9 +314,9 @@ def _trilu(np_fn):
 # -- registration ------------------------------------------------------------------------------
 
 def _register_all() -> None:
-    def op(name, operands, attrs, deduce, compute, rule):
+    def op(name, operands, attrs, deduce, compute, rule, **extra):
         register(OpDef(f"relax.{name}", operands, attrs, deduce=deduce, compute=compute,
-                       family=FAMILY, spec_rule=rule))
+                       family=FAMILY, spec_rule=rule, **extra))
 
     opt_dtype = (Attr("dtype", None, to_dtype),)
     op("full", (Operand("shape", "shape"), Operand("fill_value")), opt_dtype, deduce_full,
@@ -324,12 +330,13 @@ def _register_all() -> None:
         op(f"{name}_like", (Operand("x"),), opt_dtype, deduce_like, create_like,
            "SI-create-full_like-1")
     op("eye", (Operand("n", "prim"), Operand("m", "prim"), Operand("k", "prim", default=0)),
-       (Attr("dtype", "float32", to_dtype),), deduce_eye, _eye, "SI-create-eye-1")
+       (Attr("dtype", "float32", to_dtype),), deduce_eye, _eye, "SI-create-eye-1",
+       bind=bind_eye)
     op("eye_like", (Operand("x"), Operand("k", "prim", default=0)), opt_dtype, deduce_eye_like,
        _eye_like, "SI-create-eye-2")
     op("arange", (Operand("start", "prim"), Operand("end", "prim"),
                   Operand("step", "prim", default=1)), opt_dtype, deduce_arange, _arange,
-       "SI-create-arange-1")
+       "SI-create-arange-1", bind=bind_arange)
     op("tril", (Operand("x"), Operand("k", "prim", default=0)), (), deduce_trilu,
        _trilu(np.tril), "SI-create-trilu-1")
     op("triu", (Operand("x"), Operand("k", "prim", default=0)), (), deduce_trilu,

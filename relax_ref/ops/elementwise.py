@@ -14,7 +14,8 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL
 
 from .common import (
-    OpRuntimeError, broadcast_sinfo, broadcast_values, common_dtype, prim_arg, tensor_arg,
+    OpRuntimeError, broadcast_sinfo, broadcast_values, cast_value, common_dtype, erf_array,
+    prim_arg, quiet, same_as, tensor_arg, trunc_div,
 )
 from .registry import Attr, DeduceContext, OpDef, Operand, register, to_dtype
 
@@ -31,8 +32,7 @@ def deduce_unary(ctx: DeduceContext) -> si.StructInfo:
     """SI-ew-unary-1: the result has the operand's shape and dtype."""
     if _is_prim_call(ctx):
         return si.PrimStructInfo(prim_arg(ctx, 0).dtype)
-    x = tensor_arg(ctx, 0)
-    return si.TensorStructInfo(x.shape, x.dtype, x.ndim, x.vdevice)
+    return same_as(tensor_arg(ctx, 0))
 
 
 def deduce_unary_float(ctx: DeduceContext) -> si.StructInfo:
@@ -103,17 +103,8 @@ def deduce_clip(ctx: DeduceContext) -> si.StructInfo:
 
 # -- NumPy semantics -----------------------------------------------------------------------------
 
-def _quiet(fn):
-    """Run a NumPy computation without overflow/invalid warnings (wrap-around and NaN
-    are the defined results)."""
-    def run(*args, **kwargs):
-        with np.errstate(all="ignore"):
-            return fn(*args, **kwargs)
-    return run
-
-
 def _binary(np_fn):
-    @_quiet
+    @quiet
     def compute(attrs, a, b):
         broadcast_values("EXEC-broadcast-1", a, b)
         out = np_fn(a, b)
@@ -126,8 +117,7 @@ def _int_div_trunc(a, b):
         if np.any(b == 0):
             raise OpRuntimeError("division_by_zero", "integer division by zero",
                                  rule="EXEC-ew-div-1")
-        q = np.abs(a) // np.abs(b)
-        return np.where((a < 0) != (b < 0), -q, q).astype(a.dtype)
+        return trunc_div(a, b).astype(a.dtype)
     return np.true_divide(a, b).astype(a.dtype)
 
 
@@ -157,20 +147,10 @@ def _floor_mod(a, b):
 
 
 def _unary(np_fn):
-    @_quiet
+    @quiet
     def compute(attrs, x):
         return np.asarray(np_fn(x), dtype=x.dtype)
     return compute
-
-
-def _erf(x):
-    from math import erf
-    flat = np.array([erf(float(v)) for v in np.ravel(x)], dtype=np.float64)
-    return flat.reshape(x.shape)
-
-
-def _gelu_like_erf(x):
-    return _erf(x)
 
 
 def _rsqrt(x):
@@ -200,7 +180,7 @@ _LOGICAL = {"logical_and": np.logical_and, "logical_or": np.logical_or,
 _UNARY_ANY = {"negative": np.negative, "abs": np.abs, "square": np.square, "sign": np.sign}
 _UNARY_FLOAT = {
     "exp": np.exp, "log": np.log, "sqrt": np.sqrt, "rsqrt": _rsqrt, "sin": np.sin,
-    "cos": np.cos, "tan": np.tan, "tanh": np.tanh, "sigmoid": _sigmoid, "erf": _erf,
+    "cos": np.cos, "tan": np.tan, "tanh": np.tanh, "sigmoid": _sigmoid, "erf": erf_array,
     "sinh": np.sinh, "cosh": np.cosh, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
     "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh, "floor": np.floor,
     "ceil": np.ceil, "round": np.round, "trunc": np.trunc, "log1p": np.log1p,
@@ -227,7 +207,7 @@ def _register_all() -> None:
                        compute=_unary(fn), family=FAMILY, spec_rule="SI-ew-unary-2"))
     for name, fn in _UNARY_BOOL.items():
         register(OpDef(f"relax.{name}", (Operand("x"),), deduce=deduce_unary_bool,
-                       compute=_quiet(lambda attrs, x, fn=fn: np.asarray(fn(x))),
+                       compute=quiet(lambda attrs, x, fn=fn: np.asarray(fn(x))),
                        family=FAMILY, spec_rule="SI-ew-unary-3"))
     register(OpDef("relax.logical_not", (Operand("x"),), deduce=deduce_unary_bool,
                    compute=lambda attrs, x: np.logical_not(x), family=FAMILY,
@@ -245,25 +225,20 @@ def _register_all() -> None:
                    deduce=deduce_clip, compute=_clip, family=FAMILY, spec_rule="SI-ew-clip-1"))
 
 
-@_quiet
+@quiet
 def _where(attrs, cond, a, b):
     broadcast_values("EXEC-broadcast-1", cond, a, b)
     return np.where(cond, a, b).astype(a.dtype)
 
 
-@_quiet
 def _astype(attrs, x):
+    """A TIR ``Cast`` of every element (floats to integers truncate toward zero)."""
     from relax_ref.ir.numpy_dtype import numpy_dtype
 
-    target = numpy_dtype(attrs.get("dtype"))
-    if np.issubdtype(x.dtype, np.floating) and np.issubdtype(target, np.integer):
-        # Float to integer truncates toward zero; out-of-range values wrap like a C cast
-        # of the truncated value through int64.
-        return np.trunc(x).astype(np.int64).astype(target)
-    return x.astype(target)
+    return cast_value(x, numpy_dtype(attrs.get("dtype")))
 
 
-@_quiet
+@quiet
 def _clip(attrs, x, lo, hi):
     return np.clip(x, lo.value, hi.value).astype(x.dtype)
 

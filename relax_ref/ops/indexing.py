@@ -17,9 +17,9 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL, INT64
 
 from .common import (
-    OpRuntimeError, describe_sinfo, int_const, normalize_axes, normalize_axis, tensor_arg,
+    OpRuntimeError, describe_sinfo, fold_add, fresh, int_const, normalize_axes,
+    normalize_axis, runtime_axes, runtime_axis, same_as, tensor_arg, unknown_tensor,
 )
-from .manipulate import fold_add, fresh, runtime_axes, runtime_axis, same_as, unknown_tensor
 from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, to_opt_int
 
 FAMILY = "indexing"
@@ -77,7 +77,7 @@ def compute_take(attrs, x: np.ndarray, indices) -> np.ndarray:
     if axis is None and x.ndim != 1:
         raise OpRuntimeError("shape_mismatch", f"axis=None needs a 1-d tensor, found shape "
                              f"{tuple(x.shape)}", rule=rule)
-    axis = 0 if axis is None else runtime_axis(axis, x.ndim, rule)
+    axis = 0 if axis is None else runtime_axis(axis, x.ndim, rule, check="shape_mismatch")
     n = x.shape[axis]
     mode = attrs.get("mode")
     in_range = (indices >= 0) & (indices < n)
@@ -286,7 +286,7 @@ def compute_strided_slice(attrs, x: np.ndarray, axes, begin, end, strides=None) 
     if not len(axes_l) == len(begin_l) == len(end_l) == len(strides_l):
         raise OpRuntimeError("invalid_value", "axes, begin, end and strides must have equal "
                              "lengths", rule=rule)
-    axes_n = runtime_axes(axes_l, x.ndim, rule)
+    axes_n = runtime_axes(axes_l, x.ndim, rule, check="shape_mismatch")
     return _slice(x, axes_n, begin_l, end_l, strides_l, attrs.get("assume_inbound"), rule)
 
 

@@ -13,11 +13,11 @@ import numpy as np
 
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.dtype import BOOL, DataType
+from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import (
     OpRuntimeError, broadcast_shapes, broadcast_values, common_dtype, common_vdevice,
-    describe_sinfo, int_const, tensor_arg,
+    describe_sinfo, expr_text, provably_ne, tensor_arg, working_dtype,
 )
 from .registry import Attr, DeduceContext, OpDef, Operand, register, to_dtype, to_str
 
@@ -54,9 +54,9 @@ def deduce_matmul(ctx: DeduceContext) -> si.StructInfo:
         return si.TensorStructInfo(shape, dtype, out_ndim, vdevice)
     k1 = x1.shape[-1]
     k2 = x2.shape[0] if appended else x2.shape[-2]
-    if _provably_different(ctx, k1, k2):
-        raise ctx.error(f"the reduction dimensions differ: {_show(k1)} (x1.shape[-1]) "
-                        f"against {_show(k2)} (x2.shape[{0 if appended else -2}])",
+    if provably_ne(ctx, k1, k2):
+        raise ctx.error(f"the reduction dimensions differ: {expr_text(k1)} (x1.shape[-1]) "
+                        f"against {expr_text(k2)} (x2.shape[{0 if appended else -2}])",
                         rule="SI-linalg-matmul-4")
     batch1 = () if prepended else x1.shape[:-2]
     batch2 = () if appended else x2.shape[:-2]
@@ -66,25 +66,6 @@ def deduce_matmul(ctx: DeduceContext) -> si.StructInfo:
     rows = () if prepended else (x1.shape[-2],)
     cols = () if appended else (x2.shape[-1],)
     return si.TensorStructInfo(tuple(batch) + rows + cols, dtype, vdevice=vdevice)
-
-
-def _provably_different(ctx: DeduceContext, a: P.PrimExpr, b: P.PrimExpr) -> bool:
-    ca, cb = int_const(a), int_const(b)
-    if ca is not None and cb is not None:
-        return ca != cb
-    return ctx.analyzer.can_prove(P.NE(a, b, BOOL))
-
-
-def _show(e: P.PrimExpr) -> str:
-    c = int_const(e)
-    if c is not None:
-        return str(c)
-    try:
-        from relax_ref.parser.printer import print_prim_expr
-
-        return print_prim_expr(e)
-    except Exception:  # noqa: BLE001 - a description must never fail
-        return repr(e)
 
 
 def _matmul(attrs, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -99,7 +80,7 @@ def _matmul(attrs, a: np.ndarray, b: np.ndarray) -> np.ndarray:
                                  rule="EXEC-linalg-matmul-1")
         result = a.dtype
     else:
-        result = _np_dtype(out_dtype)
+        result = numpy_dtype(out_dtype)
     if a.ndim == 0 or b.ndim == 0:
         raise OpRuntimeError("shape_mismatch", "matmul operands must not be 0-d",
                              rule="EXEC-linalg-matmul-2")
@@ -116,18 +97,10 @@ def _matmul(attrs, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return _in_computable_dtype(np.matmul, result, a, b)
 
 
-def _np_dtype(dt: DataType) -> np.dtype:
-    from relax_ref.ir.numpy_dtype import numpy_dtype
-
-    return numpy_dtype(dt)
-
-
 def _in_computable_dtype(fn, result: np.dtype, *arrays: np.ndarray) -> np.ndarray:
-    """Apply ``fn`` to the arrays converted to ``result``. The low-precision float types
-    of ml_dtypes (bfloat16, float8) have no NumPy matmul/einsum loops: they compute in
-    float32 and round once to the result dtype."""
-    native = result.kind in "biuf"
-    work = result if native else np.dtype(np.float32)
+    """Apply ``fn`` to the arrays converted to ``result``, computing in
+    ``working_dtype(result)`` and rounding once to ``result``."""
+    work = working_dtype(result)
     out = fn(*(x.astype(result).astype(work, copy=False) for x in arrays))
     return np.asarray(out).astype(result, copy=False)
 

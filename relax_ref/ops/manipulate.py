@@ -10,9 +10,9 @@ semantics below delivers and check the rest at run time; spec/ops/manipulate.md 
 every such difference.
 
 Symbolic dimensions are built the way TVM builds them, with constant folding only
-(``fold_mul``/``fold_add``: TVM's ``TryConstFold``), so that ``flatten`` of ``(2, n, 4)``
-gives ``2 * n * 4`` as TVM prints it; rules for which TVM calls its simplifier (split,
-repeat, tile) use ``ctx.analyzer.simplify``.
+(``common.fold_mul``/``fold_add``: TVM's ``TryConstFold``), so that ``flatten`` of
+``(2, n, 4)`` gives ``2 * n * 4`` as TVM prints it; rules for which TVM calls its
+simplifier (split, repeat, tile) use ``ctx.analyzer.simplify``.
 """
 from __future__ import annotations
 
@@ -26,11 +26,11 @@ from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL, INT64, VOID
 from relax_ref.semantics.values import ShapeValue
-from relax_ref.solver.simplify import structural_key
 
 from .common import (
-    OpRuntimeError, describe_sinfo, int_const, normalize_axes, normalize_axis,
-    tensor_arg,
+    OpRuntimeError, describe_sinfo, expr_text, fold_add, fold_mul, fresh, int_const,
+    normalize_axes, normalize_axis, provably_ne, runtime_axes, runtime_axis, same_as,
+    same_expr, shape_operand, shape_product, tensor_arg, unknown_tensor,
 )
 from .registry import (
     Attr, DeduceContext, OpDef, Operand, register, to_int, to_int_tuple, to_opt_int,
@@ -38,119 +38,6 @@ from .registry import (
 )
 
 FAMILY = "manipulate"
-
-
-# -- shared helpers (candidates for common.py) ------------------------------------------------
-
-def fold_mul(a: P.PrimExpr, b: P.PrimExpr) -> P.PrimExpr:
-    """``a * b`` folded the way TVM's ``TryConstFold<Mul>`` folds it: two constants
-    multiply, a constant 1 disappears, a constant 0 absorbs; nothing is reordered."""
-    ca, cb = int_const(a), int_const(b)
-    if ca is not None and cb is not None:
-        return P.IntImm(ca * cb, a.dtype)
-    if ca == 1:
-        return b
-    if cb == 1:
-        return a
-    if ca == 0:
-        return a
-    if cb == 0:
-        return b
-    return P.Mul(a, b, a.dtype)
-
-
-def fold_add(a: P.PrimExpr, b: P.PrimExpr) -> P.PrimExpr:
-    """``a + b`` folded like TVM's ``TryConstFold<Add>`` (a constant 0 disappears)."""
-    ca, cb = int_const(a), int_const(b)
-    if ca is not None and cb is not None:
-        return P.IntImm(ca + cb, a.dtype)
-    if ca == 0:
-        return b
-    if cb == 0:
-        return a
-    return P.Add(a, b, a.dtype)
-
-
-def fold_sub(a: P.PrimExpr, b: P.PrimExpr) -> P.PrimExpr:
-    """``a - b`` folded like TVM's ``TryConstFold<Sub>``."""
-    ca, cb = int_const(a), int_const(b)
-    if ca is not None and cb is not None:
-        return P.IntImm(ca - cb, a.dtype)
-    if cb == 0:
-        return a
-    return P.Sub(a, b, a.dtype)
-
-
-def shape_product(dims: Sequence[P.PrimExpr]) -> P.PrimExpr:
-    """The element count of a shape, as TVM's ``ComputeShapeProduct`` builds it."""
-    prod: P.PrimExpr = P.IntImm(1, INT64)
-    for d in dims:
-        prod = fold_mul(prod, d)
-    return prod
-
-
-def same_expr(a: P.PrimExpr, b: P.PrimExpr) -> bool:
-    """Structural identity (same tree, same Var objects), as TVM's StructuralEqual."""
-    return a is b or structural_key(a) == structural_key(b)
-
-
-def shape_operand(ctx: DeduceContext, i: int) -> si.ShapeStructInfo:
-    """The struct info of Shape operand ``i`` (SI-op-shape-1): a literal ``R.shape``
-    gives its values; otherwise the operand's ShapeStructInfo. Every known dimension
-    must be an integer expression."""
-    arg = ctx.args[i]
-    s = ctx.arg_sinfo[i]
-    if isinstance(arg, rx.ShapeExpr):
-        s = si.ShapeStructInfo(tuple(arg.values))
-    elif not isinstance(s, si.ShapeStructInfo):
-        raise ctx.error(f"operand {i} must be a shape (R.Shape), but its struct info is "
-                        f"{describe_sinfo(s)}", rule="SI-op-shape-1")
-    for d in s.values or ():
-        if not (d.dtype.is_integer and d.dtype.lanes == 1):
-            raise ctx.error(f"shape dimensions must be integers, found {d.dtype}",
-                            rule="SI-op-shape-1")
-    return s
-
-
-def unknown_tensor(x: si.TensorStructInfo, ndim: int = si.UNKNOWN_NDIM) -> si.TensorStructInfo:
-    """A tensor of ``x``'s dtype and virtual device with only ``ndim`` known."""
-    return si.TensorStructInfo(None, x.dtype, ndim, x.vdevice)
-
-
-def same_as(x: si.TensorStructInfo) -> si.TensorStructInfo:
-    return si.TensorStructInfo(x.shape, x.dtype, x.ndim, x.vdevice)
-
-
-def _ne(a: P.PrimExpr, b: P.PrimExpr | int) -> P.PrimExpr:
-    return P.NE(a, P.as_prim(b, a.dtype), BOOL)
-
-
-def provably_ne(ctx: DeduceContext, a: P.PrimExpr, b: P.PrimExpr | int) -> bool:
-    """Whether ``a != b`` holds wherever the assumptions hold."""
-    ca, cb = int_const(a), (b if isinstance(b, int) else int_const(b))
-    if ca is not None and cb is not None:
-        return ca != cb
-    return ctx.analyzer.can_prove(_ne(a, b))
-
-
-def runtime_axis(axis: int, ndim: int, rule: str, what: str = "axis") -> int:
-    """An axis checked at run time (EXEC-op-axis-1): in [-ndim, ndim)."""
-    if not -ndim <= axis < ndim:
-        raise OpRuntimeError("shape_mismatch", f"{what} {axis} is out of range for a tensor "
-                             f"of {ndim} dimensions", rule=rule)
-    return axis + ndim if axis < 0 else axis
-
-
-def runtime_axes(axes: Sequence[int], ndim: int, rule: str) -> list[int]:
-    out = [runtime_axis(a, ndim, rule) for a in axes]
-    if len(set(out)) != len(out):
-        raise OpRuntimeError("shape_mismatch", f"axes {list(axes)} repeat an axis", rule=rule)
-    return out
-
-
-def fresh(a: np.ndarray) -> np.ndarray:
-    """A new, writable, C-contiguous array (results never alias their operands)."""
-    return np.array(a, copy=True, order="C")
 
 
 # -- reshape -------------------------------------------------------------------------------
@@ -174,8 +61,8 @@ def deduce_reshape(ctx: DeduceContext) -> si.StructInfo:
         old, new = shape_product(x.shape), shape_product(values)
         if provably_ne(ctx, old, new):
             raise ctx.error(f"cannot reshape a tensor of {_shape_text(x.shape)} "
-                            f"({_expr_text(old)} elements) to {_shape_text(values)} "
-                            f"({_expr_text(new)} elements)", rule="SI-manip-reshape-2")
+                            f"({expr_text(old)} elements) to {_shape_text(values)} "
+                            f"({expr_text(new)} elements)", rule="SI-manip-reshape-2")
     return si.TensorStructInfo(values, x.dtype, vdevice=x.vdevice)
 
 
@@ -184,15 +71,10 @@ def _resolve_reshape_target(ctx: DeduceContext, x: si.TensorStructInfo,
                             ) -> tuple[P.PrimExpr, ...] | None:
     """The target shape with its ``-1`` inferred (SI-manip-reshape-3, -4). None when
     the ``-1`` cannot be inferred statically from a shape that is not a literal."""
-    infer = [i for i, v in enumerate(values) if int_const(v) == -1]
-    for v in values:
-        c = int_const(v)
-        if c is not None and c < -1:
-            raise ctx.error(f"target dimensions must be non-negative or a single -1, found "
-                            f"{c}", rule="SI-manip-reshape-3")
-    if len(infer) > 1:
-        raise ctx.error(f"at most one target dimension may be -1, found {len(infer)}",
-                        rule="SI-manip-reshape-3")
+    try:
+        k = reshape_minus_one([int_const(v) for v in values])
+    except ValueError as err:
+        raise ctx.error(str(err), rule="SI-manip-reshape-3") from None
     if literal:
         # TVM's Python constructor reads a literal 0 as "copy the input's dimension";
         # at run time a 0 is a zero-length dimension. Accept a 0 only where both
@@ -205,14 +87,13 @@ def _resolve_reshape_target(ctx: DeduceContext, x: si.TensorStructInfo,
                     f"target dimension {i} is the literal 0, which TVM reads as 'copy "
                     f"dimension {i} of the input'; write that dimension explicitly",
                     rule="SI-manip-reshape-4")
-    if not infer:
+    if k is None:
         return values
     if x.shape is None:
         if literal:
             raise ctx.error("cannot infer the -1 in the target shape: the input's shape is "
                             "unknown", rule="SI-manip-reshape-3")
         return None
-    k = infer[0]
     known = shape_product([v for i, v in enumerate(values) if i != k])
     if ctx.analyzer.prove_equal(known, 0):
         raise ctx.error("cannot infer the -1 in the target shape: the other dimensions "
@@ -220,31 +101,60 @@ def _resolve_reshape_target(ctx: DeduceContext, x: si.TensorStructInfo,
     old = shape_product(x.shape)
     ck, co = int_const(known), int_const(old)
     if ck is not None and co is not None:
-        if co % ck:
+        try:
+            inferred: P.PrimExpr = P.IntImm(reshape_inferred_length(co, ck), INT64)
+        except ValueError:
             raise ctx.error(f"cannot reshape {co} elements to {_shape_text(values)}",
-                            rule="SI-manip-reshape-2")
-        inferred: P.PrimExpr = P.IntImm(co // ck, INT64)
+                            rule="SI-manip-reshape-2") from None
     else:
         inferred = ctx.analyzer.simplify(P.FloorDiv(old, known, old.dtype))
     return values[:k] + (inferred,) + values[k + 1:]
 
 
+def reshape_minus_one(dims: Sequence[int | None]) -> int | None:
+    """The rule for a reshape target's ``-1``, shared by deduction (SI-manip-reshape-3)
+    and the run-time semantics (EXEC-manip-reshape-1): no dimension is below ``-1`` and
+    at most one is ``-1``. Returns the position of that ``-1`` (None when there is none);
+    ``dims`` holds the constant dimensions, None for a symbolic one. ValueError says
+    what is wrong."""
+    for c in dims:
+        if c is not None and c < -1:
+            raise ValueError(f"target dimensions must be non-negative or a single -1, "
+                             f"found {c}")
+    infer = [i for i, c in enumerate(dims) if c == -1]
+    if len(infer) > 1:
+        raise ValueError(f"at most one target dimension may be -1, found {len(infer)}")
+    return infer[0] if infer else None
+
+
+def reshape_inferred_length(count: int, known: int) -> int:
+    """The length a target's ``-1`` stands for: ``count // known``, where ``known`` (the
+    product of the other target dimensions) is nonzero and divides the element count
+    ``count``; ValueError otherwise."""
+    if known == 0 or count % known:
+        raise ValueError(f"{count} elements do not split into parts of {known}")
+    return count // known
+
+
 def compute_reshape(attrs, x: np.ndarray, shape: ShapeValue) -> np.ndarray:
     """EXEC-manip-reshape-1: a single -1 is inferred; the element counts must agree."""
     dims = [int(d) for d in shape]
-    infer = [i for i, d in enumerate(dims) if d == -1]
-    if len(infer) > 1 or any(d < -1 for d in dims):
-        raise OpRuntimeError("invalid_value", f"invalid target shape {dims}",
-                             rule="EXEC-manip-reshape-1")
-    if infer:
-        known = math.prod(d for i, d in enumerate(dims) if i != infer[0])
-        if known == 0 or x.size % known:
+    rule = "EXEC-manip-reshape-1"
+    try:
+        k = reshape_minus_one(dims)
+    except ValueError as err:
+        raise OpRuntimeError("invalid_value", f"invalid target shape {dims}: {err}",
+                             rule=rule) from None
+    if k is not None:
+        known = math.prod(d for i, d in enumerate(dims) if i != k)
+        try:
+            dims[k] = reshape_inferred_length(x.size, known)
+        except ValueError:
             raise OpRuntimeError("shape_mismatch", f"cannot reshape {x.size} elements to "
-                                 f"{dims}", rule="EXEC-manip-reshape-1")
-        dims[infer[0]] = x.size // known
+                                 f"{dims}", rule=rule) from None
     if math.prod(dims) != x.size:
         raise OpRuntimeError("shape_mismatch", f"cannot reshape a tensor of shape "
-                             f"{tuple(x.shape)} to {tuple(dims)}", rule="EXEC-manip-reshape-1")
+                             f"{tuple(x.shape)} to {tuple(dims)}", rule=rule)
     return fresh(x.reshape(dims))
 
 
@@ -283,7 +193,8 @@ def compute_permute_dims(attrs, x: np.ndarray) -> np.ndarray:
     if len(axes) != x.ndim:
         raise OpRuntimeError("shape_mismatch", f"{len(axes)} axes for a tensor of "
                              f"{x.ndim} dimensions", rule="EXEC-manip-permute-1")
-    return fresh(np.transpose(x, runtime_axes(axes, x.ndim, "EXEC-manip-permute-1")))
+    return fresh(np.transpose(x, runtime_axes(axes, x.ndim, "EXEC-manip-permute-1",
+                                              check="shape_mismatch")))
 
 
 # -- expand_dims ---------------------------------------------------------------------------
@@ -309,7 +220,7 @@ def deduce_expand_dims(ctx: DeduceContext) -> si.StructInfo:
 def compute_expand_dims(attrs, x: np.ndarray) -> np.ndarray:
     axis = attrs.get("axis")
     out_ndim = x.ndim + len(axis)
-    new_axes = runtime_axes(axis, out_ndim, "EXEC-manip-expand-1")
+    new_axes = runtime_axes(axis, out_ndim, "EXEC-manip-expand-1", check="shape_mismatch")
     shape = list(x.shape)
     for a in sorted(new_axes):
         shape.insert(a, 1)
@@ -353,7 +264,7 @@ def compute_squeeze(attrs, x: np.ndarray) -> np.ndarray:
     axis = attrs.get("axis")
     if axis is None:
         return fresh(np.squeeze(x))
-    axes = runtime_axes(axis, x.ndim, "EXEC-manip-squeeze-1")
+    axes = runtime_axes(axis, x.ndim, "EXEC-manip-squeeze-1", check="shape_mismatch")
     for a in axes:
         if x.shape[a] != 1:
             raise OpRuntimeError("shape_mismatch", f"cannot squeeze axis {a} of a tensor of "
@@ -451,8 +362,8 @@ def deduce_concat(ctx: DeduceContext) -> si.StructInfo:
             continue
         for s in shapes[1:]:
             if provably_ne(ctx, s[d], shapes[0][d]):
-                raise ctx.error(f"tensors differ in dimension {d} ({_expr_text(shapes[0][d])} "
-                                f"and {_expr_text(s[d])}), which is not the concatenation "
+                raise ctx.error(f"tensors differ in dimension {d} ({expr_text(shapes[0][d])} "
+                                f"and {expr_text(s[d])}), which is not the concatenation "
                                 f"axis {axis}", rule="SI-manip-concat-3")
             if not ctx.analyzer.prove_equal(s[d], shapes[0][d]):
                 decided = False
@@ -502,7 +413,8 @@ def compute_concat(attrs, tensors: tuple) -> np.ndarray:
         if t.ndim != first.ndim:
             raise OpRuntimeError("shape_mismatch", f"ndims differ ({first.ndim} and "
                                  f"{t.ndim})", rule=rule)
-    axis = 0 if axis_attr is None else runtime_axis(axis_attr, first.ndim, rule)
+    axis = 0 if axis_attr is None else runtime_axis(axis_attr, first.ndim, rule,
+                                                    check="shape_mismatch")
     for t in tensors:
         for d in range(first.ndim):
             if d != axis and t.shape[d] != first.shape[d]:
@@ -567,7 +479,7 @@ def _section_lengths(ctx: DeduceContext, m: P.PrimExpr, k: int) -> list[P.PrimEx
     last_expr = ctx.analyzer.simplify(P.Sub(m, P.Mul(seg_expr, P.IntImm(k - 1, m.dtype),
                                                      m.dtype), m.dtype))
     if ctx.analyzer.can_prove(P.LT(last_expr, P.IntImm(0, m.dtype), BOOL)):
-        raise ctx.error(f"cannot split a dimension of length {_expr_text(m)} into {k} "
+        raise ctx.error(f"cannot split a dimension of length {expr_text(m)} into {k} "
                         f"sections", rule="SI-manip-split-2")
     return [seg_expr] * (k - 1) + [last_expr]
 
@@ -612,7 +524,8 @@ def compute_split(attrs, x: np.ndarray):
     ios = attrs.get("indices_or_sections")
     if ios == 1 or ios == ():
         return fresh(x)
-    axis = runtime_axis(attrs.get("axis"), x.ndim, "EXEC-manip-split-1")
+    axis = runtime_axis(attrs.get("axis"), x.ndim, "EXEC-manip-split-1",
+                        check="shape_mismatch")
     pieces = []
     for lo, hi in split_bounds(ios, x.shape[axis], "EXEC-manip-split-1"):
         index = [slice(None)] * x.ndim
@@ -649,7 +562,7 @@ def deduce_broadcast_to(ctx: DeduceContext) -> si.StructInfo:
             if provably_ne(ctx, old, new):
                 raise ctx.error(f"cannot broadcast {_shape_text(x.shape)} to "
                                 f"{_shape_text(values)}: dimension {len(values) - k} is "
-                                f"{_expr_text(new)} but the tensor's is {_expr_text(old)}",
+                                f"{expr_text(new)} but the tensor's is {expr_text(old)}",
                                 rule="SI-manip-bcast-3")
     return si.TensorStructInfo(values, x.dtype, vdevice=x.vdevice)
 
@@ -701,7 +614,7 @@ def compute_repeat(attrs, x: np.ndarray) -> np.ndarray:
     axis = attrs.get("axis")
     if axis is None:
         return fresh(np.repeat(x.reshape(-1), attrs.get("repeats")))
-    axis = runtime_axis(axis, x.ndim, "EXEC-manip-repeat-1")
+    axis = runtime_axis(axis, x.ndim, "EXEC-manip-repeat-1", check="shape_mismatch")
     return fresh(np.repeat(x, attrs.get("repeats"), axis=axis))
 
 
@@ -749,8 +662,8 @@ def deduce_flip(ctx: DeduceContext) -> si.StructInfo:
 
 
 def compute_flip(attrs, x: np.ndarray) -> np.ndarray:
-    return fresh(np.flip(x, axis=runtime_axis(attrs.get("axis"), x.ndim,
-                                              "EXEC-manip-flip-1")))
+    axis = runtime_axis(attrs.get("axis"), x.ndim, "EXEC-manip-flip-1", check="shape_mismatch")
+    return fresh(np.flip(x, axis=axis))
 
 
 # -- shape_of, tensor_to_shape, shape_to_tensor -------------------------------------------------
@@ -814,14 +727,8 @@ def compute_shape_to_tensor(attrs, s: ShapeValue) -> np.ndarray:
 
 # -- text for messages -----------------------------------------------------------------------
 
-def _expr_text(e: P.PrimExpr) -> str:
-    from relax_ref.solver.simplify import expr_text
-
-    return expr_text(e)
-
-
 def _shape_text(dims: Sequence[P.PrimExpr]) -> str:
-    inner = ", ".join(_expr_text(d) for d in dims)
+    inner = ", ".join(expr_text(d) for d in dims)
     return f"shape ({inner}{',' if len(dims) == 1 else ''})"
 
 

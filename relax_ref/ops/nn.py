@@ -31,12 +31,13 @@ from relax_ref.ir.dtype import BOOL, FLOAT32, DataType
 from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import (
-    OpRuntimeError, common_dtype, common_vdevice, int_const, normalize_axes, normalize_axis,
-    tensor_arg,
+    OpRuntimeError, common_dtype, common_vdevice, expr_text, int_const, lowest_value,
+    normalize_axes, normalize_axis, provably_ne, quiet, runtime_axes, runtime_axis,
+    tensor_arg, trunc_div, working_dtype,
 )
 from .registry import (
     Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, to_dtype, to_float,
-    to_int, to_int_tuple, to_opt_str, to_str,
+    to_int, to_int_tuple, to_str,
 )
 
 FAMILY = "nn"
@@ -76,6 +77,17 @@ def padding_tuple(n: int):
             raise ValueError(f"padding needs 1, {n} or {2 * n} values, found {len(t)}")
         return t
     return convert
+
+
+def out_layout_from(layout_param: str, default: str):
+    """SI-call-3 for convolutions and pools: an ``out_layout`` absent or None is the data
+    layout (``layout_param``, whose default is ``default``), filled in as TVM's
+    ``MakeConv``/``MakePool`` fill it, so canonical calls print as TVM prints them."""
+    def bind(args: dict) -> dict:
+        if args.get("out_layout") is None:
+            args["out_layout"] = args.get(layout_param, default)
+        return args
+    return bind
 
 
 def _opt_output_size(value):
@@ -207,8 +219,9 @@ def _negative_dim_error(ctx: DeduceContext, dims: Sequence[P.PrimExpr], what: st
                             f"dimension {c})", rule=rule)
 
 
-def _ne(a: P.PrimExpr, b: P.PrimExpr | int) -> P.PrimExpr:
-    return P.NE(a, P.as_prim(b, a.dtype), BOOL)
+def provably_indivisible(ctx: DeduceContext, a: P.PrimExpr, b: P.PrimExpr | int) -> bool:
+    """Whether ``a % b != 0`` is provable: a count that cannot split into ``b`` groups."""
+    return provably_ne(ctx, P.FloorMod(a, P.as_prim(b, a.dtype), a.dtype), 0)
 
 
 # =============================================================================================
@@ -249,18 +262,13 @@ def norm_check(ctx: DeduceContext, data: si.TensorStructInfo,
         if p.shape is None:
             continue
         for d, (want, have) in enumerate(zip(lengths, p.shape)):
-            if ctx.analyzer.can_prove(_ne(want, have)):
-                raise ctx.error(f"{name} has length {_text(have)} on dimension {d}, the "
-                                f"data {_text(want)} on axis {norm_axes[d]}",
+            if provably_ne(ctx, want, have):
+                raise ctx.error(f"{name} has length {expr_text(have)} on dimension {d}, "
+                                f"the data {expr_text(want)} on axis {norm_axes[d]}",
                                 rule="SI-nn-norm-4")
             if not ctx.analyzer.prove_equal(want, have):
                 proved = False
     return proved
-
-
-def _text(e: P.PrimExpr) -> str:
-    from relax_ref.solver.simplify import expr_text
-    return expr_text(e)
 
 
 def deduce_layer_norm(ctx: DeduceContext) -> si.StructInfo:
@@ -319,9 +327,8 @@ def deduce_group_norm(ctx: DeduceContext) -> si.StructInfo:
         raise ctx.error(f"needs float data, found {data.dtype}", rule="SI-nn-norm-1")
     channels = data.shape[channel_axis] if data.shape is not None and channel_axis is not None \
         else None
-    if channels is not None and ctx.analyzer.can_prove(
-            _ne(P.FloorMod(channels, P.IntImm(groups, channels.dtype), channels.dtype), 0)):
-        raise ctx.error(f"the channel count {_text(channels)} is not divisible by "
+    if channels is not None and provably_indivisible(ctx, channels, groups):
+        raise ctx.error(f"the channel count {expr_text(channels)} is not divisible by "
                         f"num_groups {groups}", rule="SI-nn-group_norm-3")
     for name, p in (("gamma", gamma), ("beta", beta)):
         if not p.dtype.is_void and not data.dtype.is_void and p.dtype != data.dtype:
@@ -330,9 +337,9 @@ def deduce_group_norm(ctx: DeduceContext) -> si.StructInfo:
         if p.ndim >= 0 and p.ndim != 1:
             raise ctx.error(f"{name} must be 1-d, found ndim {p.ndim}", rule="SI-nn-group_norm-4")
         if channels is not None and p.shape is not None and \
-                ctx.analyzer.can_prove(_ne(channels, p.shape[0])):
-            raise ctx.error(f"{name} has length {_text(p.shape[0])}, the channel axis "
-                            f"{_text(channels)}", rule="SI-nn-group_norm-4")
+                provably_ne(ctx, channels, p.shape[0]):
+            raise ctx.error(f"{name} has length {expr_text(p.shape[0])}, the channel axis "
+                            f"{expr_text(channels)}", rule="SI-nn-group_norm-4")
     return data
 
 
@@ -341,18 +348,6 @@ def deduce_group_norm(ctx: DeduceContext) -> si.StructInfo:
 def _stat_dtype(dtype: np.dtype) -> np.dtype:
     """Statistics of 16-bit (and narrower) floats are computed in float32 (topi)."""
     return np.dtype(np.float32) if dtype.itemsize < 4 else dtype
-
-
-def _runtime_axes(axes: Sequence[int], ndim: int, rule: str) -> list[int]:
-    out = []
-    for a in axes:
-        if not -ndim <= a < ndim:
-            raise OpRuntimeError("invalid_value", f"axis {a} is out of range for a "
-                                 f"{ndim}-d tensor", rule=rule)
-        out.append(a + ndim if a < 0 else a)
-    if len(set(out)) != len(out):
-        raise OpRuntimeError("invalid_value", f"axes {list(axes)} repeat an axis", rule=rule)
-    return out
 
 
 def _param_broadcast(p: np.ndarray, x: np.ndarray, axes: list[int], name: str,
@@ -368,23 +363,23 @@ def _param_broadcast(p: np.ndarray, x: np.ndarray, axes: list[int], name: str,
     return np.transpose(p, order).reshape(shape)
 
 
-def _quiet(fn):
-    """Run NumPy without overflow/invalid warnings (wrap-around, NaN and inf are the
-    defined results)."""
-    def run(*args, **kwargs):
-        with np.errstate(all="ignore"):
-            return fn(*args, **kwargs)
-    run.__name__ = fn.__name__
-    run.__doc__ = fn.__doc__
-    return run
+def _scale_and_center(attrs, out: np.ndarray, gamma: np.ndarray, beta: np.ndarray
+                      ) -> np.ndarray:
+    """The normalizations' last step: ``* gamma`` when ``scale``, then ``+ beta`` when
+    ``center``, each rounded to the data's dtype (``gamma``/``beta`` broadcast)."""
+    if attrs.get("scale"):
+        out = (out * gamma).astype(out.dtype)
+    if attrs.get("center"):
+        out = (out + beta).astype(out.dtype)
+    return out
 
 
-@_quiet
+@quiet
 def _layer_norm(attrs, x, gamma, beta):
     """EXEC-nn-layer_norm-1: ``(x - mean) * rsqrt(var + eps)`` over ``axes`` (two-pass,
     population variance, statistics in float32 for 16-bit floats), rounded to the dtype,
     then ``* gamma`` when ``scale`` and ``+ beta`` when ``center``."""
-    axes = _runtime_axes(attrs.get("axes"), x.ndim, "EXEC-nn-norm-1")
+    axes = runtime_axes(attrs.get("axes"), x.ndim, "EXEC-nn-norm-1")
     g = _param_broadcast(gamma, x, axes, "gamma", "EXEC-nn-norm-1")
     b = _param_broadcast(beta, x, axes, "beta", "EXEC-nn-norm-1")
     st = _stat_dtype(x.dtype)
@@ -394,18 +389,14 @@ def _layer_norm(attrs, x, gamma, beta):
     var = np.sum((xs - mean) * (xs - mean), axis=tuple(axes), keepdims=True, dtype=st) / count
     eps = st.type(attrs.get("epsilon"))
     out = ((xs - mean) * (st.type(1) / np.sqrt(var + eps))).astype(x.dtype)
-    if attrs.get("scale"):
-        out = (out * g).astype(x.dtype)
-    if attrs.get("center"):
-        out = (out + b).astype(x.dtype)
-    return out
+    return _scale_and_center(attrs, out, g, b)
 
 
-@_quiet
+@quiet
 def _rms_norm(attrs, x, weight):
     """EXEC-nn-rms_norm-1: ``rsqrt(mean(x*x) + eps) * x * weight`` over ``axes``, in
     float32 (float64 for float64 data), rounded to the dtype once."""
-    axes = _runtime_axes(attrs.get("axes"), x.ndim, "EXEC-nn-norm-1")
+    axes = runtime_axes(attrs.get("axes"), x.ndim, "EXEC-nn-norm-1")
     w = _param_broadcast(weight, x, axes, "weight", "EXEC-nn-norm-1")
     st = np.dtype(np.float64) if x.dtype == np.float64 else np.dtype(np.float32)
     xs = x.astype(st)
@@ -415,15 +406,15 @@ def _rms_norm(attrs, x, weight):
     return (rs * xs * w.astype(st)).astype(x.dtype)
 
 
-@_quiet
+@quiet
 def _group_norm(attrs, x, gamma, beta):
     """EXEC-nn-group_norm-1: the channel axis splits into ``(num_groups, C/num_groups)``;
     mean and variance (``E[x^2] - E[x]^2``, as topi) over the group's channels and
     ``axes``, in float32 for 16-bit floats; then per-channel ``gamma`` (when ``scale``)
     and ``beta`` (when ``center``)."""
     groups = attrs.get("num_groups")
-    c_axis = _runtime_axes([attrs.get("channel_axis")], x.ndim, "EXEC-nn-norm-1")[0]
-    axes = _runtime_axes(attrs.get("axes"), x.ndim, "EXEC-nn-norm-1")
+    c_axis = runtime_axis(attrs.get("channel_axis"), x.ndim, "EXEC-nn-norm-1")
+    axes = runtime_axes(attrs.get("axes"), x.ndim, "EXEC-nn-norm-1")
     channels = x.shape[c_axis]
     if channels % groups:
         raise OpRuntimeError("shape_mismatch", f"{channels} channels do not split into "
@@ -443,21 +434,18 @@ def _group_norm(attrs, x, gamma, beta):
     out = ((xs - mean) * (st.type(1) / np.sqrt(var + eps))).astype(x.dtype)
     pshape = [1] * len(split)
     pshape[c_axis], pshape[c_axis + 1] = groups, channels // groups
-    if attrs.get("scale"):
-        out = (out * gamma.reshape(pshape)).astype(x.dtype)
-    if attrs.get("center"):
-        out = (out + beta.reshape(pshape)).astype(x.dtype)
+    out = _scale_and_center(attrs, out, gamma.reshape(pshape), beta.reshape(pshape))
     return out.reshape(x.shape)
 
 
-@_quiet
+@quiet
 def _batch_norm(attrs, x, gamma, beta, moving_mean, moving_var):
     """EXEC-nn-batch_norm-1: inference (``training=False``) normalizes with the moving
     statistics and returns them unchanged; training normalizes with the batch mean and
     population variance over every other axis and returns the moving statistics updated
     by ``momentum``. ``gamma`` only when ``scale``, ``beta`` only when ``center``. All
     arithmetic in the data's dtype (topi.nn.batch_norm)."""
-    axis = _runtime_axes([attrs.get("axis")], x.ndim, "EXEC-nn-norm-1")[0]
+    axis = runtime_axis(attrs.get("axis"), x.ndim, "EXEC-nn-norm-1")
     params = [_param_broadcast(p, x, [axis], name, "EXEC-nn-norm-1") for p, name in
               ((gamma, "gamma"), (beta, "beta"), (moving_mean, "moving_mean"),
                (moving_var, "moving_var"))]
@@ -472,10 +460,7 @@ def _batch_norm(attrs, x, gamma, beta, moving_mean, moving_var):
         out = ((x - mean) / np.sqrt(var + eps)).astype(x.dtype)
     else:
         out = ((x - mm) / np.sqrt(mv + eps)).astype(x.dtype)
-    if attrs.get("scale"):
-        out = (out * g).astype(x.dtype)
-    if attrs.get("center"):
-        out = (out + b).astype(x.dtype)
+    out = _scale_and_center(attrs, out, g, b)
     if not attrs.get("training"):
         return out, moving_mean.copy(), moving_var.copy()
     momentum = x.dtype.type(attrs.get("momentum"))
@@ -494,7 +479,8 @@ def _deduce_conv(ctx: DeduceContext, nsp: int) -> si.StructInfo:
 
     1. strides and dilation are >= 1, padding >= 0, groups >= 1.
     2. The three layouts are permutations of NC(H)W / OI(H)W / NC(H)W (SI-nn-layout-1);
-       ``out_layout`` None means ``data_layout``; known ndims match (SI-nn-layout-2).
+       a call's ``out_layout`` of None is ``data_layout`` (``out_layout_from``); known
+       ndims match (SI-nn-layout-2).
     3. The dtype is ``out_dtype`` when given, else the operands' common dtype
        (SI-op-dtype-1).
     4. A data channel count provably different from ``weight_in_channels * groups`` is an
@@ -510,7 +496,7 @@ def _deduce_conv(ctx: DeduceContext, nsp: int) -> si.StructInfo:
     _check_window_attrs(ctx, "SI-nn-conv-1", strides=strides, padding=padding,
                         dilation=dilation, groups=groups)
     data_layout, kernel_layout = ctx.attr("data_layout"), ctx.attr("kernel_layout")
-    out_layout = ctx.attr("out_layout") or data_layout
+    out_layout = ctx.attr("out_layout")
     dperm = _check_layout(ctx, data_layout, data_canon, "data")
     kperm = _check_layout(ctx, kernel_layout, kernel_canon, "kernel")
     operm = _check_layout(ctx, out_layout, data_canon, "output")
@@ -524,11 +510,12 @@ def _deduce_conv(ctx: DeduceContext, nsp: int) -> si.StructInfo:
         return si.TensorStructInfo(None, out_dtype, len(data_canon), vdevice)
     d = [data.shape[p] for p in dperm]
     w = [weight.shape[p] for p in kperm]
-    if ctx.analyzer.can_prove(_ne(d[1], w[1] * groups)):
-        raise ctx.error(f"the data has {_text(d[1])} channels, the weight "
-                        f"{_text(w[1])} input channels x {groups} groups", rule="SI-nn-conv-4")
-    if ctx.analyzer.can_prove(_ne(P.FloorMod(w[0], P.IntImm(groups, w[0].dtype), w[0].dtype), 0)):
-        raise ctx.error(f"{_text(w[0])} output channels do not split into {groups} groups",
+    if provably_ne(ctx, d[1], w[1] * groups):
+        raise ctx.error(f"the data has {expr_text(d[1])} channels, the weight "
+                        f"{expr_text(w[1])} input channels x {groups} groups",
+                        rule="SI-nn-conv-4")
+    if provably_indivisible(ctx, w[0], groups):
+        raise ctx.error(f"{expr_text(w[0])} output channels do not split into {groups} groups",
                         rule="SI-nn-conv-5")
     spatial = [window_count_expr(ctx, d[2 + i], w[2 + i], padding[i], padding[i + nsp],
                                  strides[i], dilation[i]) for i in range(nsp)]
@@ -545,12 +532,6 @@ def deduce_conv2d(ctx: DeduceContext) -> si.StructInfo:
     return _deduce_conv(ctx, 2)
 
 
-def _accumulate_dtype(dtype: np.dtype) -> np.dtype:
-    """NumPy computes in the standard dtypes; the ml_dtypes floats (bfloat16, float8)
-    have no NumPy arithmetic kernels worth using and are computed in float32."""
-    return np.dtype(np.float32) if dtype.kind == "V" else dtype
-
-
 def _windows(xp: np.ndarray, kernel: Sequence[int], strides: Sequence[int],
              dilation: Sequence[int], outs: Sequence[int]) -> np.ndarray:
     """The sliding windows over the trailing ``len(kernel)`` axes of a padded array:
@@ -564,7 +545,7 @@ def _windows(xp: np.ndarray, kernel: Sequence[int], strides: Sequence[int],
     return v[tuple(index)]
 
 
-@_quiet
+@quiet
 def _conv(attrs, data, weight, *, nsp: int):
     """EXEC-nn-conv-1..2: ``out[n, o, y] = sum_{c, k} pad(data)[n, g*Cg + c, y*s + k*d] *
     weight[o, c, k]`` for the group ``g`` of output channel ``o``, computed in the output
@@ -573,7 +554,7 @@ def _conv(attrs, data, weight, *, nsp: int):
     rule = "EXEC-nn-conv-1"
     dperm = _runtime_perm(attrs.get("data_layout"), data_canon, rule)
     kperm = _runtime_perm(attrs.get("kernel_layout"), kernel_canon, rule)
-    out_layout = attrs.get("out_layout") or attrs.get("data_layout")
+    out_layout = attrs.get("out_layout")
     _runtime_perm(out_layout, data_canon, rule)
     if data.ndim != nsp + 2 or weight.ndim != nsp + 2:
         raise OpRuntimeError("shape_mismatch", f"conv{nsp}d needs {nsp + 2}-d data and weight, "
@@ -587,7 +568,7 @@ def _conv(attrs, data, weight, *, nsp: int):
                              f"channels, groups {groups}", rule=rule)
     out_dt = attrs.get("out_dtype")
     out_dt = data.dtype if out_dt.is_void else numpy_dtype(out_dt)
-    acc = _accumulate_dtype(out_dt)
+    acc = working_dtype(out_dt)
     strides, dilation, padding = attrs.get("strides"), attrs.get("dilation"), attrs.get("padding")
     kernel = w.shape[2:]
     outs = [window_count(x.shape[2 + i], kernel[i], padding[i], padding[i + nsp], strides[i],
@@ -615,12 +596,32 @@ def _conv(attrs, data, weight, *, nsp: int):
 # Pooling
 # =============================================================================================
 
+def _pool_layouts(ctx: DeduceContext, x: si.TensorStructInfo) -> tuple[tuple[int, ...], ...]:
+    """SI-nn-pool-2: ``layout`` and ``out_layout`` are permutations of NCHW
+    (SI-nn-layout-1) and a known ndim is 4 (SI-nn-layout-2); their permutations."""
+    layout = ctx.attr("layout")
+    perm = _check_layout(ctx, layout, _POOL2D_LAYOUT, "data")
+    operm = _check_layout(ctx, ctx.attr("out_layout"), _POOL2D_LAYOUT, "output")
+    _check_layout_ndim(ctx, x, layout, "data")
+    return perm, operm
+
+
+def _runtime_pool_layouts(attrs, rule: str) -> tuple[tuple[int, ...], str]:
+    """The run-time check of SI-nn-pool-2's layouts: the data layout's permutation and
+    the output layout."""
+    perm = _runtime_perm(attrs.get("layout"), _POOL2D_LAYOUT, rule)
+    out_layout = attrs.get("out_layout")
+    _runtime_perm(out_layout, _POOL2D_LAYOUT, rule)
+    return perm, out_layout
+
+
 def deduce_pool2d(ctx: DeduceContext) -> si.StructInfo:
     """SI-nn-pool-1..3 (max_pool2d, avg_pool2d).
 
     1. pool_size, strides and dilation are >= 1, padding >= 0.
-    2. ``layout``/``out_layout`` (None: ``layout``) are permutations of NCHW
-       (SI-nn-layout-1); a known ndim is 4 (SI-nn-layout-2).
+    2. ``layout``/``out_layout`` are permutations of NCHW (SI-nn-layout-1); a known ndim
+       is 4 (SI-nn-layout-2). (A call's ``out_layout`` of None is ``layout``, filled in by
+       ``out_layout_from`` at canonicalization.)
     3. Each output spatial dimension is SI-nn-window-1 with ``ceil_mode``; a constant
        negative one is an error. Batch and channels are kept; so is the dtype.
     Without the shape, only the dtype and ndim 4 are known."""
@@ -629,11 +630,7 @@ def deduce_pool2d(ctx: DeduceContext) -> si.StructInfo:
     padding, dilation = ctx.attr("padding"), ctx.attr("dilation")
     _check_window_attrs(ctx, "SI-nn-pool-1", kernel=pool, strides=strides, padding=padding,
                         dilation=dilation)
-    layout = ctx.attr("layout")
-    out_layout = ctx.attr("out_layout") or layout
-    perm = _check_layout(ctx, layout, _POOL2D_LAYOUT, "data")
-    operm = _check_layout(ctx, out_layout, _POOL2D_LAYOUT, "output")
-    _check_layout_ndim(ctx, x, layout, "data")
+    perm, operm = _pool_layouts(ctx, x)
     if x.shape is None:
         return si.TensorStructInfo(None, x.dtype, 4, x.vdevice)
     d = [x.shape[p] for p in perm]
@@ -643,27 +640,6 @@ def deduce_pool2d(ctx: DeduceContext) -> si.StructInfo:
     _negative_dim_error(ctx, spatial, "pooling window", "SI-nn-pool-3")
     return si.TensorStructInfo(_to_layout([d[0], d[1], *spatial], _POOL2D_LAYOUT, operm),
                                x.dtype, vdevice=x.vdevice)
-
-
-def lowest_value(dtype: np.dtype):
-    """The dtype's lowest finite value (``tvm::min_value``): max pooling's padding."""
-    if dtype == np.bool_:
-        return False
-    if dtype.kind in "iu":
-        return np.iinfo(dtype).min
-    if dtype.kind == "f":
-        return np.finfo(dtype).min
-    import ml_dtypes  # bfloat16, float8, int4: the ml_dtypes kinds ("V")
-
-    try:
-        return ml_dtypes.finfo(dtype).min
-    except ValueError:
-        return ml_dtypes.iinfo(dtype).min
-
-
-def _truncdiv(a: np.ndarray, b) -> np.ndarray:
-    q = np.abs(a) // np.abs(b)
-    return np.where((a < 0) != (np.asarray(b) < 0), -q, q)
 
 
 def avg_pool_counts(out: int, size: int, kernel: int, stride: int, dilation: int,
@@ -676,22 +652,19 @@ def avg_pool_counts(out: int, size: int, kernel: int, stride: int, dilation: int
     end = start + (kernel - 1) * dilation
     if count_include_pad:
         end = np.minimum(end, size + pad_after - 1)
-        return _truncdiv(end - start, dilation) + 1
-    jumps = np.maximum(_truncdiv(dilation - 1 - start, dilation), 0)
+        return trunc_div(end - start, dilation) + 1
+    jumps = np.maximum(trunc_div(dilation - 1 - start, dilation), 0)
     end = np.minimum(end, size - 1)
-    return _truncdiv(end - (start + dilation * jumps), dilation) + 1
+    return trunc_div(end - (start + dilation * jumps), dilation) + 1
 
 
-@_quiet
+@quiet
 def _pool2d(attrs, data, *, kind: str):
     """EXEC-nn-pool-1..2: windows over the padded input (SI-nn-window-1). Max pooling
     pads with the lowest finite value; average pooling sums in the dtype (padding counts
     as zero) and divides by ``max(count, 1)`` per EXEC-nn-pool-2 (integers truncate)."""
     rule = "EXEC-nn-pool-1"
-    layout = attrs.get("layout")
-    out_layout = attrs.get("out_layout") or layout
-    perm = _runtime_perm(layout, _POOL2D_LAYOUT, rule)
-    _runtime_perm(out_layout, _POOL2D_LAYOUT, rule)
+    perm, out_layout = _runtime_pool_layouts(attrs, rule)
     if data.ndim != 4:
         raise OpRuntimeError("shape_mismatch", f"needs a 4-d tensor, found {data.ndim}-d",
                              rule=rule)
@@ -722,7 +695,7 @@ def _pool2d(attrs, data, *, kind: str):
         if not include:
             counts = np.maximum(counts, 1)
         if x.dtype.kind in "iu":
-            result = _truncdiv(sums.astype(np.int64), counts).astype(x.dtype)
+            result = trunc_div(sums.astype(np.int64), counts).astype(x.dtype)
         else:
             result = (sums / counts.astype(x.dtype)).astype(x.dtype)
     return np.ascontiguousarray(_from_canonical(result, _POOL2D_LAYOUT, out_layout))
@@ -735,11 +708,7 @@ def deduce_adaptive_avg_pool2d(ctx: DeduceContext) -> si.StructInfo:
     size = ctx.attr("output_size")
     if size is not None and any(v < 0 for v in size):
         raise ctx.error(f"output_size {list(size)} must be >= 0", rule="SI-nn-adaptive_pool-1")
-    layout = ctx.attr("layout")
-    out_layout = ctx.attr("out_layout") or layout
-    perm = _check_layout(ctx, layout, _POOL2D_LAYOUT, "data")
-    operm = _check_layout(ctx, out_layout, _POOL2D_LAYOUT, "output")
-    _check_layout_ndim(ctx, x, layout, "data")
+    perm, operm = _pool_layouts(ctx, x)
     if x.shape is None:
         return si.TensorStructInfo(None, x.dtype, 4, x.vdevice)
     d = [x.shape[p] for p in perm]
@@ -748,17 +717,15 @@ def deduce_adaptive_avg_pool2d(ctx: DeduceContext) -> si.StructInfo:
                                x.dtype, vdevice=x.vdevice)
 
 
-@_quiet
+@quiet
 def _adaptive_avg_pool2d(attrs, data):
     """EXEC-nn-adaptive_pool-1: output cell ``i`` of an axis of input length ``L`` and
     output length ``O`` averages ``[floor(i*L/O), ceil((i+1)*L/O))``; sums in the dtype,
     integers truncate; an empty window divides by zero (NaN for floats, a trap for
     integers)."""
     rule = "EXEC-nn-adaptive_pool-1"
-    layout = attrs.get("layout")
-    out_layout = attrs.get("out_layout") or layout
-    x = np.transpose(data, _runtime_perm(layout, _POOL2D_LAYOUT, rule))
-    _runtime_perm(out_layout, _POOL2D_LAYOUT, rule)
+    perm, out_layout = _runtime_pool_layouts(attrs, rule)
+    x = np.transpose(data, perm)
     size = attrs.get("output_size") or x.shape[2:]
     oh, ow = size
     h, w = x.shape[2:]
@@ -773,7 +740,7 @@ def _adaptive_avg_pool2d(attrs, data):
                 if count == 0:
                     raise OpRuntimeError("division_by_zero", "an empty pooling window",
                                          rule=rule)
-                result[:, :, i, j] = _truncdiv(total.astype(np.int64), count)
+                result[:, :, i, j] = trunc_div(total.astype(np.int64), count)
             else:
                 result[:, :, i, j] = total / x.dtype.type(count)
     return np.ascontiguousarray(_from_canonical(result, _POOL2D_LAYOUT, out_layout))
@@ -813,14 +780,15 @@ def deduce_attention(ctx: DeduceContext) -> si.StructInfo:
             raise ctx.error("window_size needs a causal_mask", rule="SI-nn-attention-5")
 
     def must_not_differ(a, b, what):
-        if ctx.analyzer.can_prove(_ne(a, b)):
-            raise ctx.error(f"{what} differ: {_text(a)} and {_text(b)}", rule="SI-nn-attention-2")
+        if provably_ne(ctx, a, b):
+            raise ctx.error(f"{what} differ: {expr_text(a)} and {expr_text(b)}",
+                            rule="SI-nn-attention-2")
 
     def must_divide(heads, other, what):
         if ctx.analyzer.can_prove(P.EQ(other, P.IntImm(0, other.dtype), BOOL)) or \
-                ctx.analyzer.can_prove(_ne(P.FloorMod(heads, other, heads.dtype), 0)):
-            raise ctx.error(f"the query's {_text(heads)} heads are not a multiple of the "
-                            f"{what}'s {_text(other)}", rule="SI-nn-attention-2")
+                provably_indivisible(ctx, heads, other):
+            raise ctx.error(f"the query's {expr_text(heads)} heads are not a multiple of the "
+                            f"{what}'s {expr_text(other)}", rule="SI-nn-attention-2")
 
     if q.shape is not None and k.shape is not None:
         must_not_differ(q.shape[0], k.shape[0], "the query and key batch sizes")
@@ -838,10 +806,11 @@ def deduce_attention(ctx: DeduceContext) -> si.StructInfo:
                                    ("batch size", "head count", "query length", "key length")):
             if want is None or (int_const(dim) == 1 and what != "key length"):
                 continue
-            if ctx.analyzer.can_prove(_ne(dim, want)):
-                raise ctx.error(f"the bias {what} {_text(dim)} is neither 1 nor "
-                                f"{_text(want)}" if what != "key length" else
-                                f"the bias key length {_text(dim)} differs from {_text(want)}",
+            if provably_ne(ctx, dim, want):
+                raise ctx.error(f"the bias {what} {expr_text(dim)} is neither 1 nor "
+                                f"{expr_text(want)}" if what != "key length" else
+                                f"the bias key length {expr_text(dim)} differs from "
+                                f"{expr_text(want)}",
                                 rule="SI-nn-attention-3")
     if q.shape is None or v.shape is None:
         return si.TensorStructInfo(None, dtype, 4, q.vdevice)
@@ -866,7 +835,7 @@ def attention_mask(seq_q: int, seq_kv: int, causal_mask: str | None,
     return visible
 
 
-@_quiet
+@quiet
 def _attention(attrs, q, k, v, bias=None):
     """EXEC-nn-attention-1..2: ``softmax(Q K^T * scale + bias) V`` per batch and query
     head, query head ``h`` reading key/value head ``h // (H / Hk)``; ``scale`` None means
@@ -884,7 +853,7 @@ def _attention(attrs, q, k, v, bias=None):
         raise OpRuntimeError("shape_mismatch", f"query {q.shape}, key {k.shape} and value "
                              f"{v.shape} do not agree", rule=rule)
     skv = k.shape[1]
-    dt = _accumulate_dtype(q.dtype)
+    dt = working_dtype(q.dtype)
     qt = q.astype(dt).transpose(0, 2, 1, 3)
     kt = np.repeat(k.astype(dt).transpose(0, 2, 1, 3), h // hk if hk else 1, axis=1)
     vt = np.repeat(v.astype(dt).transpose(0, 2, 1, 3), h // hv if hv else 1, axis=1)
@@ -959,7 +928,7 @@ def deduce_pad(ctx: DeduceContext) -> si.StructInfo:
     return si.TensorStructInfo(dims, x.dtype, vdevice=x.vdevice)
 
 
-@_quiet
+@quiet
 def _pad(attrs, x):
     """EXEC-nn-pad-1..2: output index ``o`` of axis ``i`` reads input index
     ``o - before_i`` mapped by the mode: ``constant`` reads ``pad_value`` outside the
@@ -1036,31 +1005,36 @@ def _register_all() -> None:
             Attr("padding", 0, padding_tuple(nsp)),
             Attr("dilation", 1, spatial_tuple(nsp, "dilation")),
             Attr("groups", 1, to_int), Attr("data_layout", data_canon, to_str),
-            Attr("kernel_layout", kernel_canon, to_str), Attr("out_layout", None, to_opt_str),
+            Attr("kernel_layout", kernel_canon, to_str), Attr("out_layout", None, to_str),
             Attr("out_dtype", None, to_dtype)),
            deduce_conv1d if nsp == 1 else deduce_conv2d,
-           lambda attrs, d, w, nsp=nsp: _conv(attrs, d, w, nsp=nsp), "SI-nn-conv-1")
+           lambda attrs, d, w, nsp=nsp: _conv(attrs, d, w, nsp=nsp), "SI-nn-conv-1",
+           bind=out_layout_from("data_layout", data_canon))
 
     pool_attrs = (Attr("pool_size", 1, spatial_tuple(2, "pool_size")),
                   Attr("strides", 1, spatial_tuple(2, "strides")),
                   Attr("padding", 0, padding_tuple(2)),
                   Attr("dilation", 1, spatial_tuple(2, "dilation")),
                   Attr("ceil_mode", False, to_bool), Attr("count_include_pad", False, to_bool),
-                  Attr("layout", "NCHW", to_str), Attr("out_layout", None, to_opt_str))
+                  Attr("layout", _POOL2D_LAYOUT, to_str), Attr("out_layout", None, to_str))
+    pool_layout = out_layout_from("layout", _POOL2D_LAYOUT)
     for kind in ("max", "avg"):
         op(f"{kind}_pool2d", (Operand("data"),), pool_attrs, deduce_pool2d,
-           lambda attrs, x, kind=kind: _pool2d(attrs, x, kind=kind), "SI-nn-pool-1")
+           lambda attrs, x, kind=kind: _pool2d(attrs, x, kind=kind), "SI-nn-pool-1",
+           bind=pool_layout)
     op("adaptive_avg_pool2d", (Operand("data"),),
-       (Attr("output_size", None, _opt_output_size), Attr("layout", "NCHW", to_str),
-        Attr("out_layout", None, to_opt_str)),
-       deduce_adaptive_avg_pool2d, _adaptive_avg_pool2d, "SI-nn-adaptive_pool-1")
+       (Attr("output_size", None, _opt_output_size), Attr("layout", _POOL2D_LAYOUT, to_str),
+        Attr("out_layout", None, to_str)),
+       deduce_adaptive_avg_pool2d, _adaptive_avg_pool2d, "SI-nn-adaptive_pool-1",
+       bind=pool_layout)
 
     attention_attrs = (Attr("scale", None, _opt_scale),
                        Attr("causal_mask", None, _opt_causal_mask),
                        Attr("window_size", None, _opt_window_size))
     op("attention", (Operand("query"), Operand("key"), Operand("value"),
                      Operand("bias", optional=True)),
-       attention_attrs, deduce_attention, _attention, "SI-nn-attention-1")
+       attention_attrs, deduce_attention, _attention, "SI-nn-attention-1",
+       when_given=(("bias", "relax.nn.attention_bias"),))
     op("attention_bias", (Operand("query"), Operand("key"), Operand("value"), Operand("bias")),
        attention_attrs, deduce_attention, _attention, "SI-nn-attention-1")
 

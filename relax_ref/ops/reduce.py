@@ -21,7 +21,10 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import INT64, DataType
 
-from .common import OpRuntimeError, i64, normalize_axes, normalize_axis, tensor_arg
+from .common import (
+    OpRuntimeError, highest_value, i64, lowest_value, normalize_axes, normalize_axis, quiet,
+    runtime_axes, runtime_axis, shape_product, tensor_arg, trunc_div,
+)
 from .registry import (
     Attr, DeduceContext, OpDef, Operand, register, to_bool, to_dtype, to_opt_int,
     to_opt_int_tuple,
@@ -102,30 +105,14 @@ def deduce_scan(ctx: DeduceContext) -> si.StructInfo:
     if axis is None:
         if x.shape is None:
             return si.TensorStructInfo(None, out_dtype, 1, x.vdevice)
-        return si.TensorStructInfo((shape_product(ctx, x.shape),), out_dtype,
-                                   vdevice=x.vdevice)
+        count = ctx.analyzer.simplify(shape_product(x.shape))
+        return si.TensorStructInfo((count,), out_dtype, vdevice=x.vdevice)
     if x.ndim >= 0:
         normalize_axis(ctx, axis, x.ndim)
     return si.TensorStructInfo(x.shape, out_dtype, x.ndim, x.vdevice)
 
 
-def shape_product(ctx: DeduceContext, dims: tuple[P.PrimExpr, ...]) -> P.PrimExpr:
-    """The number of elements of a shape, in canonical form (``(n, 3)`` -> ``n * 3``)."""
-    total: P.PrimExpr = i64(1)
-    for d in dims:
-        total = total * d
-    return ctx.analyzer.simplify(total)
-
-
 # -- NumPy semantics -----------------------------------------------------------------------------
-
-def _quiet(fn):
-    """Run without overflow/invalid warnings: wrap-around and NaN are defined results."""
-    def run(*args, **kwargs):
-        with np.errstate(all="ignore"):
-            return fn(*args, **kwargs)
-    return run
-
 
 def _axes_of(attrs, x: np.ndarray, rule: str) -> tuple[int, ...]:
     """The normalized reduction axes of a concrete tensor (EXEC-reduce-1): deduction
@@ -133,53 +120,18 @@ def _axes_of(attrs, x: np.ndarray, rule: str) -> tuple[int, ...]:
     axes = attrs.get("axis")
     if axes is None:
         return tuple(range(x.ndim))
-    out = []
-    for a in axes:
-        if not -x.ndim <= a < x.ndim:
-            raise OpRuntimeError("invalid_value", f"axis {a} is out of range for a tensor "
-                                 f"of {x.ndim} dimensions", rule=rule)
-        out.append(a + x.ndim if a < 0 else a)
-    if len(set(out)) != len(out):
-        raise OpRuntimeError("invalid_value", f"axes {list(axes)} repeat an axis", rule=rule)
-    return tuple(out)
+    return tuple(runtime_axes(axes, x.ndim, rule))
 
 
 def _count(x: np.ndarray, axes: tuple[int, ...]) -> int:
     return int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
 
 
-def identity_low(dtype: np.dtype):
-    """TVM's ``min_value(dtype)``: the lowest finite value (the identity of max)."""
-    if dtype == np.bool_:
-        return False
-    if np.issubdtype(dtype, np.integer):
-        return np.iinfo(dtype).min
-    return _finfo(dtype).min
-
-
-def identity_high(dtype: np.dtype):
-    """TVM's ``max_value(dtype)``: the highest finite value (the identity of min)."""
-    if dtype == np.bool_:
-        return True
-    if np.issubdtype(dtype, np.integer):
-        return np.iinfo(dtype).max
-    return _finfo(dtype).max
-
-
-def _finfo(dtype: np.dtype):
-    import ml_dtypes
-
-    try:
-        return np.finfo(dtype)
-    except (TypeError, ValueError):
-        return ml_dtypes.finfo(dtype)
-
-
 def _reducer(np_fn: Callable, identity: Callable | None = None):
     """sum/prod/max/min in the tensor's dtype (integers wrap around); bool sums are
     logical or, bool products logical and, as NumPy defines them for dtype bool.
     max/min start from ``identity`` and need at least one element (EXEC-reduce-6)."""
-    @_quiet
+    @quiet
     def compute(attrs, x):
         axes = _axes_of(attrs, x, "EXEC-reduce-1")
         kwargs = {}
@@ -227,13 +179,11 @@ def mean_values(x: np.ndarray, axes: tuple[int, ...], keepdims: bool, rule: str)
         if count == 0:
             raise OpRuntimeError("division_by_zero", "the mean of zero integers divides by "
                                  "zero", rule=rule)
-        wide = np.asarray(total).astype(np.int64)
-        q = np.abs(wide) // count
-        return np.where(wide < 0, -q, q).astype(x.dtype)
+        return trunc_div(np.asarray(total).astype(np.int64), count).astype(x.dtype)
     return (np.asarray(total) / np.asarray(count, dtype=x.dtype)).astype(x.dtype)
 
 
-@_quiet
+@quiet
 def _mean(attrs, x):
     axes = _axes_of(attrs, x, "EXEC-reduce-1")
     return mean_values(x, axes, attrs.get("keepdims"), "EXEC-reduce-2")
@@ -252,13 +202,13 @@ def variance_values(x: np.ndarray, axes: tuple[int, ...], keepdims: bool) -> np.
     return mean_values((dev * dev).astype(x.dtype), axes, keepdims, "EXEC-reduce-2")
 
 
-@_quiet
+@quiet
 def _variance(attrs, x):
     axes = _axes_of(attrs, x, "EXEC-reduce-1")
     return variance_values(x, axes, attrs.get("keepdims"))
 
 
-@_quiet
+@quiet
 def _std(attrs, x):
     """EXEC-reduce-3: sqrt of the variance; for integers, truncated to the dtype."""
     axes = _axes_of(attrs, x, "EXEC-reduce-1")
@@ -271,12 +221,12 @@ def _std(attrs, x):
 def _arg_reducer(np_fn: Callable):
     """EXEC-reduce-4: the index (int64) of the first extreme element; NaN counts as the
     extreme, as in NumPy. Needs at least one element (EXEC-reduce-6)."""
-    @_quiet
+    @quiet
     def compute(attrs, x):
         axis = attrs.get("axis")
         keepdims = attrs.get("keepdims")
         if axis is not None:
-            axis = _axes_of({"axis": (axis,)}, x, "EXEC-reduce-1")[0]
+            axis = runtime_axis(axis, x.ndim, "EXEC-reduce-1")
         _check_nonempty(x, tuple(range(x.ndim)) if axis is None else (axis,))
         if x.size == 0:  # only the kept dimensions are empty
             return np.zeros(_arg_result_shape(x, axis, keepdims), dtype=np.int64)
@@ -300,7 +250,7 @@ def _scan(np_fn: Callable, start: int):
     """EXEC-reduce-5: cumsum/cumprod in the result dtype (the input is converted first,
     and the accumulator has that dtype); ``axis=None`` scans the flattened tensor;
     ``exclusive`` shifts the scan by one, starting from the identity ``start``."""
-    @_quiet
+    @quiet
     def compute(attrs, x):
         from relax_ref.ir.numpy_dtype import numpy_dtype
 
@@ -311,7 +261,7 @@ def _scan(np_fn: Callable, start: int):
         if axis is None:
             data, axis = data.reshape(-1), 0
         else:
-            axis = _axes_of({"axis": (axis,)}, x, "EXEC-reduce-1")[0]
+            axis = runtime_axis(axis, x.ndim, "EXEC-reduce-1")
         out = np_fn(data, axis=axis, dtype=out_dtype)
         if attrs.get("exclusive"):
             first = [slice(None)] * data.ndim
@@ -336,7 +286,7 @@ def _register_all() -> None:
     x = (Operand("x"),)
     reducers = {
         "sum": _reducer(_sum), "prod": _reducer(_prod),
-        "max": _reducer(_max, identity_low), "min": _reducer(_min, identity_high),
+        "max": _reducer(_max, lowest_value), "min": _reducer(_min, highest_value),
     }
     for name, fn in reducers.items():
         register(OpDef(f"relax.{name}", x, _STAT_ATTRS, deduce=deduce_reduce, compute=fn,

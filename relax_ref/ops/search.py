@@ -14,8 +14,9 @@ import numpy as np
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL, INT64
+from relax_ref.ir.numpy_dtype import numpy_dtype
 
-from .common import OpRuntimeError, int_const, normalize_axis, tensor_arg
+from .common import int_const, normalize_axis, runtime_axis, tensor_arg
 from .registry import (
     Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, to_dtype, to_int,
 )
@@ -73,10 +74,7 @@ def _unique(attrs, x, sorted_, return_index, return_inverse, return_counts, axis
     rule = "EXEC-search-unique-1"
     ax = None if axis is None else int(axis.value)
     if ax is not None:
-        if not -x.ndim <= ax < x.ndim:
-            raise OpRuntimeError("invalid_value", f"axis {ax} is out of range for a "
-                                 f"{x.ndim}-d tensor", rule=rule)
-        ax %= x.ndim
+        ax = runtime_axis(ax, x.ndim, rule)
     values, index, inverse, counts = np.unique(x, return_index=True, return_inverse=True,
                                                return_counts=True, axis=ax)
     inverse = np.asarray(inverse).reshape(-1)
@@ -184,32 +182,25 @@ def stable_order(x: np.ndarray, axis: int, descending: bool) -> np.ndarray:
     return (n - 1) - order
 
 
-def _runtime_axis(axis: int, x: np.ndarray, rule: str) -> int:
-    if not -x.ndim <= axis < x.ndim:
-        raise OpRuntimeError("invalid_value", f"axis {axis} is out of range for a "
-                             f"{x.ndim}-d tensor", rule=rule)
-    return axis % x.ndim
-
-
 def _sort(attrs, x):
     """EXEC-search-sort-1: ``x`` sorted along ``axis``."""
-    axis = _runtime_axis(attrs.get("axis"), x, "EXEC-search-sort-1")
+    axis = runtime_axis(attrs.get("axis"), x.ndim, "EXEC-search-sort-1")
     order = stable_order(x, axis, attrs.get("descending"))
     return np.take_along_axis(x, order, axis=axis)
 
 
 def _argsort(attrs, data):
     """EXEC-search-sort-1: the sorting permutation along ``axis`` as ``dtype``."""
-    axis = _runtime_axis(attrs.get("axis"), data, "EXEC-search-sort-1")
+    axis = runtime_axis(attrs.get("axis"), data.ndim, "EXEC-search-sort-1")
     dtype = attrs.get("dtype")
-    dt = data.dtype if dtype.is_void else _np_dtype(dtype)
+    dt = data.dtype if dtype.is_void else numpy_dtype(dtype)
     return stable_order(data, axis, attrs.get("descending")).astype(dt)
 
 
 def _topk(attrs, data):
     """EXEC-search-topk-1: the first ``min(k, n)`` (all when ``k < 1``) entries of the
     stable order along ``axis``, largest first when ``largest``."""
-    axis = _runtime_axis(attrs.get("axis"), data, "EXEC-search-topk-1")
+    axis = runtime_axis(attrs.get("axis"), data.ndim, "EXEC-search-topk-1")
     k = attrs.get("k")
     n = data.shape[axis]
     count = n if k < 1 else min(k, n)
@@ -217,18 +208,13 @@ def _topk(attrs, data):
     order = np.take(order, np.arange(count), axis=axis)
     values = np.take_along_axis(data, order, axis=axis)
     dtype = attrs.get("dtype")
-    indices = order.astype(data.dtype if dtype.is_void else _np_dtype(dtype))
+    indices = order.astype(data.dtype if dtype.is_void else numpy_dtype(dtype))
     ret = attrs.get("ret_type")
     if ret == "values":
         return values
     if ret == "indices":
         return indices
     return values, indices
-
-
-def _np_dtype(dtype):
-    from relax_ref.ir.numpy_dtype import numpy_dtype
-    return numpy_dtype(dtype)
 
 
 # -- registration ------------------------------------------------------------------------------

@@ -18,10 +18,11 @@ from relax_ref.semantics.values import PrimScalar
 from relax_ref.solver.evaluate import evaluate_int
 from relax_ref.solver.simplify import expr_text
 
-from .helpers import compute, deduce, sym, tensor
-from .test_manipulate import (
-    TvmBridge, arange, assert_ndim, assert_tensor, check_same, raises_rule, traps,
+from .helpers import (
+    arange, assert_ndim, assert_tensor, check_same, compute, deduce, raises_rule, sym, tensor,
+    traps,
 )
+from .tvm_bridge import TvmBridge
 
 n, m = sym("n"), sym("m")
 

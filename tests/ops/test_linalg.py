@@ -7,28 +7,17 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import parse_dtype
 from relax_ref.ops.common import OpRuntimeError
 from relax_ref.ops.linalg import parse_einsum
 from relax_ref.semantics.errors import StructInfoError
-from relax_ref.solver.analyzer import Analyzer
 
-from .helpers import compute, deduce, sym, tensor
+from .helpers import compute, deduce, dims, sym, tensor, tup
+from .tvm_bridge import TvmBridge
 
 I64 = parse_dtype("int64")
 N, M = sym("n"), sym("m")
-
-
-def dims(s) -> tuple | None:
-    if s.shape is None:
-        return None
-    return tuple(d.value if isinstance(d, P.IntImm) else d for d in s.shape)
-
-
-def tup(*fields) -> si.TupleStructInfo:
-    return si.TupleStructInfo(tuple(fields))
 
 
 # -- matmul deduction (SI-linalg-matmul-1..4) --------------------------------------------------
@@ -294,87 +283,6 @@ def test_outer_semantics():
 
 
 # -- cross-check against TVM 0.27 -------------------------------------------------------------
-
-class TvmBridge:
-    """Builds TVM struct info from ours and reads TVM's deduction back (shared symbolic
-    variables map by name)."""
-
-    def __init__(self):
-        try:
-            import tvm
-            from tvm import relax, tirx
-        except Exception as err:  # pragma: no cover - depends on the environment
-            pytest.skip(f"apache-tvm is not importable: {err}")
-        self.tvm, self.relax, self.tirx = tvm, relax, tirx
-        self.vars: dict[str, object] = {}
-        self.ours: dict[str, P.Var] = {}
-
-    def expr(self, e):
-        if isinstance(e, P.IntImm):
-            return self.tirx.IntImm("int64", e.value)
-        if isinstance(e, P.Var):
-            self.ours[e.name] = e
-            return self.vars.setdefault(e.name, self.tirx.Var(e.name, "int64"))
-        ops = {P.Add: "__add__", P.Sub: "__sub__", P.Mul: "__mul__", P.FloorDiv: "__floordiv__"}
-        return getattr(self.expr(e.a), ops[type(e)])(self.expr(e.b))
-
-    def back(self, e):
-        name = type(e).__name__
-        if name == "IntImm":
-            return P.IntImm(int(e.value))
-        if name in ("Var", "SizeVar"):
-            return self.ours[e.name]
-        ops = {"Add": P.Add, "Sub": P.Sub, "Mul": P.Mul, "FloorDiv": P.FloorDiv,
-               "FloorMod": P.FloorMod}
-        return ops[name](self.back(e.a), self.back(e.b), I64)
-
-    def tensor_var(self, s, i=0):
-        dtype = "" if s.dtype.is_void else str(s.dtype)
-        if s.shape is not None:
-            ty = self.relax.TensorType([self.expr(d) for d in s.shape], dtype)
-        else:
-            ty = self.relax.TensorType(dtype=dtype, ndim=s.ndim)
-        return self.relax.Var(f"x{i}", ty)
-
-    def deduce(self, build, *sinfos):
-        bb = self.relax.BlockBuilder()
-        return bb.normalize(build(*(self.tensor_var(s, i) for i, s in enumerate(sinfos)))).ty
-
-    def assert_same(self, ours, theirs):
-        assert isinstance(theirs, self.relax.TensorType), theirs
-        assert ours.ndim == theirs.ndim, (ours, theirs)
-        their_dtype = "void" if theirs.dtype is None else str(theirs.dtype)
-        assert str(ours.dtype) == their_dtype, (ours, theirs)
-        assert (ours.shape is None) == (theirs.shape is None), (ours, theirs)
-        if ours.shape is not None:
-            analyzer = Analyzer()
-            for a, b in zip(ours.shape, theirs.shape.values):
-                assert analyzer.prove_equal(a, self.back(b)), (ours, theirs)
-
-    def raises(self, build, *sinfos) -> bool:
-        try:
-            self.deduce(build, *sinfos)
-        except Exception:  # noqa: BLE001 - any TVM error is a rejection
-            return True
-        return False
-
-    def run_legalized(self, build, *arrays):
-        """Legalize, compile for the host CPU and run; None when that is not possible."""
-        relax = self.relax
-        bb = relax.BlockBuilder()
-        params = [relax.Var(f"x{i}", relax.TensorType(a.shape, str(a.dtype)))
-                  for i, a in enumerate(arrays)]
-        with bb.function("main", params):
-            with bb.dataflow():
-                out = bb.emit_output(build(*params))
-            bb.emit_func_output(out)
-        try:
-            mod = relax.transform.LegalizeOps()(bb.get())
-            vm = relax.VirtualMachine(self.tvm.compile(mod, target="llvm"), self.tvm.cpu())
-        except Exception as err:  # pragma: no cover - depends on the TVM build
-            pytest.skip(f"TVM cannot compile for llvm here: {err}")
-        return vm["main"](*(self.tvm.runtime.tensor(a) for a in arrays)).numpy()
-
 
 MATMUL_CASES = [
     ((N, 4), (4, M), {}),

@@ -4,7 +4,6 @@ independent NumPy formulas and hand-computed values; deduction/semantics agreeme
 property; and a cross-check of the deduced struct info against Apache TVM 0.27."""
 from __future__ import annotations
 
-import math
 import re
 
 import numpy as np
@@ -15,15 +14,18 @@ from hypothesis import strategies as st
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.dtype import INT64, parse_dtype
+from relax_ref.ir.dtype import INT64
 from relax_ref.ops.common import OpRuntimeError
 from relax_ref.semantics.errors import StructInfoError
 from relax_ref.semantics.values import ShapeValue
-from relax_ref.solver.analyzer import Analyzer
 from relax_ref.solver.evaluate import evaluate_int
 from relax_ref.solver.simplify import expr_text
 
-from .helpers import compute, deduce, sym, tensor
+from .helpers import (
+    arange, assert_ndim, assert_tensor, check_same, compute, deduce, raises_rule, sym, tensor,
+    texts, traps, tup,
+)
+from .tvm_bridge import TvmBridge
 
 n, m = sym("n"), sym("m")
 
@@ -38,71 +40,6 @@ def shape(*dims) -> rx.ShapeExpr:
 def shape_var(values=None, ndim=-1) -> si.ShapeStructInfo:
     return si.ShapeStructInfo(None if values is None else tuple(
         P.IntImm(d) if isinstance(d, int) else d for d in values), ndim)
-
-
-def tup(*fields) -> si.TupleStructInfo:
-    return si.TupleStructInfo(tuple(fields))
-
-
-def texts(s: si.TensorStructInfo) -> list[str] | None:
-    return None if s.shape is None else [expr_text(d) for d in s.shape]
-
-
-def assert_tensor(s, dims, dtype="float32", *, printed=None):
-    """``s`` is a tensor of ``dtype`` whose shape provably equals ``dims`` (ints, Vars or
-    PrimExprs); ``printed`` also pins the text of each dimension."""
-    assert isinstance(s, si.TensorStructInfo), s
-    assert str(s.dtype) == dtype
-    assert s.shape is not None, f"expected shape {dims}, found ndim={s.ndim}"
-    assert len(s.shape) == len(dims)
-    analyzer = Analyzer()
-    for got, want in zip(s.shape, dims):
-        assert analyzer.prove_equal(got, want), f"{expr_text(got)} != {want}"
-    if printed is not None:
-        assert texts(s) == printed
-
-
-def assert_ndim(s, ndim, dtype="float32"):
-    assert isinstance(s, si.TensorStructInfo), s
-    assert s.shape is None and s.ndim == ndim and str(s.dtype) == dtype
-
-
-def raises_rule(rule: str):
-    """Deduction fails citing ``rule``."""
-    class _Check:
-        def __enter__(self):
-            self.ctx = pytest.raises(StructInfoError)
-            self.info = self.ctx.__enter__()
-            return self.info
-
-        def __exit__(self, *exc):
-            handled = self.ctx.__exit__(*exc)
-            assert self.info.value.rule == rule, (self.info.value.rule, str(self.info.value))
-            return handled
-    return _Check()
-
-
-def traps(kind: str, rule: str):
-    class _Check:
-        def __enter__(self):
-            self.ctx = pytest.raises(OpRuntimeError)
-            self.info = self.ctx.__enter__()
-            return self.info
-
-        def __exit__(self, *exc):
-            handled = self.ctx.__exit__(*exc)
-            assert (self.info.value.check, self.info.value.rule) == (kind, rule)
-            return handled
-    return _Check()
-
-
-def arange(*dims, dtype="float32") -> np.ndarray:
-    return np.arange(math.prod(dims)).astype(dtype).reshape(dims)
-
-
-def check_same(got: np.ndarray, want: np.ndarray):
-    assert got.dtype == want.dtype and got.shape == want.shape
-    np.testing.assert_array_equal(got, want)
 
 
 # -- reshape -------------------------------------------------------------------------------
@@ -608,104 +545,6 @@ def test_static_deduction_matches_the_semantics(case, dims):
 
 
 # -- cross-check against TVM 0.27 -------------------------------------------------------------
-
-def tvm_or_skip():
-    try:
-        import tvm  # noqa: F401
-        from tvm import relax  # noqa: F401
-    except Exception as err:  # noqa: BLE001 - any import failure means "no TVM here"
-        pytest.skip(f"Apache TVM is not importable: {err}")
-    import tvm
-    return tvm
-
-
-class TvmBridge:
-    """Builds the same operands for relax_ref and for TVM from one description and
-    compares the deduced struct infos. Dims are ints or names of symbolic variables."""
-
-    def __init__(self):
-        self.tvm = tvm_or_skip()
-        from tvm import relax, tirx
-        self.relax, self.tirx = relax, tirx
-        self.ours: dict[str, P.Var] = {}
-        self.theirs: dict[str, object] = {}
-        self.bb = relax.BlockBuilder()
-
-    def dim(self, d):
-        if isinstance(d, int):
-            return P.IntImm(d), d
-        if d not in self.ours:
-            self.ours[d] = P.Var(d)
-            self.theirs[d] = self.tirx.Var(d, "int64")
-        return self.ours[d], self.theirs[d]
-
-    def tensor(self, dims, dtype="float32"):
-        """(our struct info, TVM Var) for a tensor; ``dims`` an int means ndim only."""
-        if isinstance(dims, int):
-            return (si.TensorStructInfo(None, parse_dtype(dtype), dims),
-                    self.relax.Var("x", self.relax.TensorType(dtype=dtype, ndim=dims)))
-        pairs = [self.dim(d) for d in dims]
-        return (si.TensorStructInfo(tuple(p[0] for p in pairs), parse_dtype(dtype)),
-                self.relax.Var("x", self.relax.TensorType([p[1] for p in pairs], dtype)))
-
-    def shape(self, dims):
-        """(our ShapeExpr, TVM shape tuple) for a literal shape."""
-        pairs = [self.dim(d) for d in dims]
-        return rx.ShapeExpr(tuple(p[0] for p in pairs)), [p[1] for p in pairs]
-
-    def their_sinfo(self, call):
-        return self.bb.normalize(call).ty
-
-    def to_ours(self, e) -> P.PrimExpr:
-        """A TVM PrimExpr as ours (the operators deduction produces)."""
-        kind = type(e).__name__
-        if kind == "IntImm":
-            return P.IntImm(int(e.value))
-        if kind == "Var":
-            return self.ours[e.name]
-        binary = {"Add": P.Add, "Sub": P.Sub, "Mul": P.Mul, "FloorDiv": P.FloorDiv,
-                  "FloorMod": P.FloorMod, "Min": P.Min, "Max": P.Max}
-        if kind in binary:
-            return binary[kind](self.to_ours(e.a), self.to_ours(e.b), INT64)
-        compare = {"LT": P.LT, "LE": P.LE, "GT": P.GT, "GE": P.GE, "EQ": P.EQ, "NE": P.NE}
-        if kind in compare:
-            return compare[kind](self.to_ours(e.a), self.to_ours(e.b), parse_dtype("bool"))
-        if kind == "Select" or (kind == "Call" and e.op.name.endswith("if_then_else")):
-            c, t, f = (e.condition, e.true_value, e.false_value) if kind == "Select" else e.args
-            return P.Select(self.to_ours(c), self.to_ours(t), self.to_ours(f), INT64)
-        raise NotImplementedError(kind)
-
-    def assert_same(self, ours, theirs):
-        """Same kind, dtype, ndim, and provably equal dims."""
-        relax = self.relax
-        if isinstance(theirs, relax.TupleType):
-            assert isinstance(ours, si.TupleStructInfo)
-            assert len(ours.fields) == len(theirs.fields)
-            for a, b in zip(ours.fields, theirs.fields):
-                self.assert_same(a, b)
-            return
-        if isinstance(theirs, relax.ShapeType):
-            assert isinstance(ours, si.ShapeStructInfo)
-            assert ours.ndim == theirs.ndim
-            self._same_dims(ours.values, theirs.values)
-            return
-        assert isinstance(theirs, relax.TensorType), theirs
-        assert isinstance(ours, si.TensorStructInfo), ours
-        their_dtype = "void" if theirs.dtype is None else str(theirs.dtype)
-        assert str(ours.dtype) == their_dtype
-        assert ours.ndim == theirs.ndim
-        their_shape = None if theirs.shape is None else getattr(theirs.shape, "values", None)
-        self._same_dims(ours.shape, their_shape)
-
-    def _same_dims(self, ours, theirs):
-        assert (ours is None) == (theirs is None), (ours, theirs)
-        if ours is None:
-            return
-        analyzer = Analyzer()
-        for a, b in zip(ours, theirs):
-            b = self.to_ours(b)
-            assert analyzer.prove_equal(a, b), f"ours {expr_text(a)} vs TVM {expr_text(b)}"
-
 
 def _manip_cases():
     """(name, build) pairs: build(bridge) returns (our sinfo, TVM's sinfo)."""
