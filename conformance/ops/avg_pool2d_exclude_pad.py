@@ -1,0 +1,9 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 2, 4, 4), dtype="float32")):
+        y = R.nn.avg_pool2d(x, pool_size=[3, 3], padding=[1, 1, 1, 1])
+        return y

@@ -1,0 +1,9 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 2, 7), dtype="float32"), w: R.Tensor((3, 2, 3), dtype="float32")):
+        y = R.nn.conv1d(x, w, strides=2, padding=[2, 1], dilation=2)
+        return y

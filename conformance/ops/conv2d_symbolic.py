@@ -1,0 +1,11 @@
+# from typing import TypeVar
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+n = TypeVar("n")
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 1, n, n + 2), dtype="float32"), w: R.Tensor((2, 1, 3, 3), dtype="float32")):
+        y = R.nn.conv2d(x, w, strides=[2, 2], padding=[1, 1, 1, 1])
+        return y

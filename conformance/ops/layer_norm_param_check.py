@@ -1,0 +1,12 @@
+# from typing import TypeVar
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+n = TypeVar("n")
+m = TypeVar("m")
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, n), dtype="float32"), g: R.Tensor((m,), dtype="float32"), b: R.Tensor((m,), dtype="float32")):
+        y = R.nn.layer_norm(x, g, b, axes=[1], epsilon=0.0)
+        return y

@@ -1,0 +1,9 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((8, 2), dtype="float32")):
+        s = R.split(x, indices_or_sections=[3, 12], axis=-2)
+        return s

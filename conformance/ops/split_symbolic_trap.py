@@ -1,0 +1,11 @@
+# from typing import TypeVar
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+m = TypeVar("m")
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((m,), dtype="float32")):
+        s = R.split(x, indices_or_sections=4)
+        return s
