@@ -801,7 +801,9 @@ class _RelaxPrinter(_PrimPrinter):
         if isinstance(v, str):
             return _quote(v)
         if isinstance(v, DataType):
-            return _quote(str(v))
+            # An unspecified dtype attribute (void) is written None, as TVM writes it:
+            # TVM reads the string "void" as the void type itself (PRINT-attr-1).
+            return "None" if v.is_void else _quote(str(v))
         if isinstance(v, (tuple, list)):
             return f"[{', '.join(self.attr_value(x) for x in v)}]"
         if isinstance(v, rx.Attrs):
