@@ -12,6 +12,7 @@ import numpy as np
 
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL
+from relax_ref.semantics.values import PrimScalar
 
 from .common import (
     OpRuntimeError, broadcast_sinfo, broadcast_values, cast_value, common_dtype, erf_array,
@@ -106,10 +107,31 @@ def deduce_clip(ctx: DeduceContext) -> si.StructInfo:
 def _binary(np_fn):
     @quiet
     def compute(attrs, a, b):
+        # EXEC-ew-binary-2: an R.Prim operand acts as a 0-d tensor of its dtype; two
+        # R.Prim operands give an R.Prim result.
+        both_prim = isinstance(a, PrimScalar) and isinstance(b, PrimScalar)
+        a, b = _as_array(a), _as_array(b)
         broadcast_values("EXEC-broadcast-1", a, b)
         out = np_fn(a, b)
-        return np.asarray(out, dtype=a.dtype if out.dtype != np.bool_ else np.bool_)
+        out = np.asarray(out, dtype=a.dtype if out.dtype != np.bool_ else np.bool_)
+        if both_prim:
+            return PrimScalar(out.item(), BOOL if out.dtype == np.bool_ else _prim_dtype(a, b))
+        return out
     return compute
+
+
+def _as_array(v):
+    if isinstance(v, PrimScalar):
+        from relax_ref.ir.numpy_dtype import numpy_dtype
+
+        return np.asarray(v.value, dtype=numpy_dtype(v.dtype))
+    return v
+
+
+def _prim_dtype(a, b):
+    from relax_ref.ir.numpy_dtype import dtype_of_numpy
+
+    return dtype_of_numpy(a.dtype)
 
 
 def _int_div_trunc(a, b):

@@ -66,6 +66,18 @@ def deduce_reshape(ctx: DeduceContext) -> si.StructInfo:
     return si.TensorStructInfo(values, x.dtype, vdevice=x.vdevice)
 
 
+def finalize_reshape(call: rx.Call, sinfo: si.StructInfo) -> rx.Call:
+    """SI-manip-reshape-5: a literal target holding ``-1`` is replaced by the deduced
+    shape, in which the ``-1`` is inferred; the run-time shape then never holds -1."""
+    target = call.args[1]
+    if isinstance(target, rx.ShapeExpr) and isinstance(sinfo, si.TensorStructInfo) \
+            and sinfo.shape is not None and any(int_const(v) == -1 for v in target.values):
+        shape = rx.ShapeExpr(sinfo.shape, si.ShapeStructInfo(sinfo.shape), span=target.span)
+        return rx.Call(call.op, (call.args[0], shape) + call.args[2:], call.attrs,
+                       call.sinfo_args, call.struct_info, span=call.span)
+    return call
+
+
 def _resolve_reshape_target(ctx: DeduceContext, x: si.TensorStructInfo,
                             values: tuple[P.PrimExpr, ...], literal: bool
                             ) -> tuple[P.PrimExpr, ...] | None:
@@ -742,7 +754,8 @@ def _register_all() -> None:
     x = Operand("x")
     ops = [
         _op("relax.reshape", (x, Operand("shape", "shape")), deduce=deduce_reshape,
-              compute=compute_reshape, spec_rule="SI-manip-reshape-1"),
+              compute=compute_reshape, spec_rule="SI-manip-reshape-1",
+              finalize=finalize_reshape),
         _op("relax.permute_dims", (x,), (Attr("axes", None, to_opt_int_tuple),),
               deduce=deduce_permute_dims, compute=compute_permute_dims,
               spec_rule="SI-manip-permute-1"),

@@ -108,6 +108,10 @@ class OpDef:
     # is a call of that op (``R.nn.attention`` with a bias is
     # ``relax.nn.attention_bias``, as TVM's Python function builds it).
     when_given: tuple[tuple[str, str], ...] = ()
+    # SI-call-5: after deduction, the canonical call may be rewritten from its deduced
+    # struct info (``finalize(call, sinfo) -> call``): a literal reshape target's ``-1``
+    # becomes the inferred dimension, so no ``-1`` reaches run time.
+    finalize: Callable[[rx.Call, si.StructInfo], rx.Call] | None = None
 
     @property
     def short_name(self) -> str:

@@ -225,12 +225,14 @@ class Interpreter:
                                         rule="EXEC-op-1")
             args = [self.expr(a, frame) for a in e.args]
             try:
-                return opdef.compute(e.attrs, *args)
+                result = opdef.compute(e.attrs, *args)
             except OpRuntimeError as err:
                 raise RuntimeCheckError(f"{opdef.short_name}: {err.message}", e.span,
                                         check=err.check, rule=err.rule) from None
             except memory.MemoryCheckError as err:
                 raise _memory_error(err, e.span) from None
+            # NumPy reduces 0-d results to scalars; a Relax tensor stays a tensor.
+            return np.asarray(result) if isinstance(result, np.generic) else result
         args = [self.expr(a, frame) for a in e.args]
         if isinstance(op, rx.GlobalVar):
             func = self.mod.functions.get(op.name_hint)

@@ -367,14 +367,19 @@ class Normalizer:
         op = e.op
         if isinstance(op, rx.Op):
             opdef = lookup(op.name)
-            canonical = canonicalize_call(e) if opdef is not None else e
-            args = tuple(self.operand(a, em) for a in canonical.args)
-            new = rx.Call(op, args, canonical.attrs, canonical.sinfo_args, span=e.span)
             if opdef is None:
                 raise StructInfoError(f"unknown operator {op.name.replace('relax.', 'R.')}",
                                       e.span, rule="SI-op-unknown-1")
+            canonical = canonicalize_call(e)
+            args = tuple(self.operand(a, em) for a in canonical.args)
+            # The canonical op may differ from the written one (SI-call-4).
+            new = rx.Call(canonical.op, args, canonical.attrs, canonical.sinfo_args, span=e.span)
+            final_def = lookup(canonical.op.name) or opdef
             sinfo = deduce_call_sinfo(new, [self.sinfo_of(a) for a in args], scope.analyzer)
-            return _with_sinfo(new, sinfo)
+            new = _with_sinfo(new, sinfo)
+            if final_def.finalize is not None:
+                new = final_def.finalize(new, sinfo)
+            return new
         callee = self.expr(op, em) if not isinstance(op, rx.GlobalVar) else op
         if isinstance(op, rx.GlobalVar) and op.name_hint not in self.mod.functions:
             raise WellFormedError(f"the module has no function {op.name_hint!r}", op.span,

@@ -246,8 +246,6 @@ def test_normalized_calls_print_their_canonical_operands_and_attributes():
     assert "= R.nn.attention(q, q, q, scale=None" in text
 
 
-@pytest.mark.xfail(strict=True, reason="semantics/normalize.py (Normalizer.call) rebuilds "
-                   "the call with the op as written, not canonical.op")
 def test_normalized_attention_with_a_bias_prints_as_attention_bias():
     assert "= R.nn.attention_bias(q, q, q, b," in _printed()
 
