@@ -298,11 +298,39 @@ class TVMImpl(Implementation):
                 return tvm.runtime.tensor(v) if hasattr(tvm.runtime, "tensor") else tvm.nd.array(v)
             return v
 
+        # TVM's compiled code can kill the process (an integer division by zero raises
+        # SIGFPE), so each run happens in a forked child that reports back.
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        parent, child = ctx.Pipe(duplex=False)
+
+        def work() -> None:
+            try:
+                result = vm[entry](*[convert(a) for a in args])
+                child.send(("ok", _flatten_tvm(result)))
+            except Exception as err:  # noqa: BLE001
+                child.send(("trap", _first_line(err)))
+            child.close()
+
+        proc = ctx.Process(target=work)
+        proc.start()
+        child.close()
+        message = None
         try:
-            result = vm[entry](*[convert(a) for a in args])
-        except Exception as err:  # noqa: BLE001
-            raise Trap(_first_line(err), None) from None
-        return _flatten_tvm(result)
+            if parent.poll(600):
+                message = parent.recv()
+        except EOFError:  # the child died without reporting
+            message = None
+        proc.join(10)
+        if message is None:
+            if proc.is_alive():
+                proc.kill()
+            raise Trap(f"the TVM run died (exit code {proc.exitcode})", None)
+        kind, payload = message
+        if kind == "trap":
+            raise Trap(payload, None)
+        return payload
 
 
 def _first_line(err: Exception) -> str:
@@ -311,8 +339,8 @@ def _first_line(err: Exception) -> str:
 
 
 def _flatten_tvm(v) -> list:
-    import tvm
-
+    if type(v).__name__ in ("ShapeTuple", "Shape"):  # a tuple subclass in TVM 0.27
+        return [Shape(tuple(int(d) for d in v))]
     if isinstance(v, (list, tuple)) or type(v).__name__ in ("Array", "ADT"):
         out = []
         for x in v:
@@ -320,8 +348,6 @@ def _flatten_tvm(v) -> list:
         return out
     if hasattr(v, "numpy"):
         return [v.numpy()]
-    if type(v).__name__ == "ShapeTuple":
-        return [Shape(tuple(int(d) for d in v))]
     if isinstance(v, (int, float, bool)):
         return [Prim(v, "bool" if isinstance(v, bool) else ("float64" if isinstance(v, float)
                                                              else "int64"))]
