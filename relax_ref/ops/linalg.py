@@ -101,7 +101,7 @@ def _in_computable_dtype(fn, result: np.dtype, *arrays: np.ndarray) -> np.ndarra
     """Apply ``fn`` to the arrays converted to ``result``, computing in
     ``working_dtype(result)`` and rounding once to ``result``."""
     work = working_dtype(result)
-    out = fn(*(x.astype(result).astype(work, copy=False) for x in arrays))
+    out = fn(*(x.astype(result, copy=False).astype(work, copy=False) for x in arrays))
     return np.asarray(out).astype(result, copy=False)
 
 

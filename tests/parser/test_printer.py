@@ -784,7 +784,6 @@ def test_single_serial_loops_print_as_range():
                                 "        A[i, j] = T.float32(0.0)"]
 
 
-@pytest.mark.xfail(reason="the parser does not read `for i in range(...)` yet", strict=False)
 def test_single_serial_loops_read_back():
     i, j = _i32("i", "j")
     pa = P.Var("A", HANDLE)
@@ -873,11 +872,7 @@ TVM_PRINTED = sorted(name for name in SAMPLES if not name.endswith(".src.py"))
 # it must derive R.builtin.alloc_tensor's struct info when ty_args is left out (the
 # printer omits it, since TVM 0.27 cannot read it there), and it orders buffer_map by
 # T.match_buffer call rather than by parameter.
-ROUND_TRIP_GAPS = {
-    "mlp.call_tir_rewrite.py": "parser does not derive R.builtin.alloc_tensor's struct info",
-    "mlp.planned.py": "parser does not derive R.builtin.alloc_tensor's struct info",
-    "call_tir_bias_add.src.py": "parser orders buffer_map by T.match_buffer, not by parameter",
-}
+ROUND_TRIP_GAPS: dict[str, str] = {}
 
 
 def _sample_params(names, gaps=None):
