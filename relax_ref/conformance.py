@@ -199,23 +199,21 @@ class RelaxRefImpl(Implementation):
         from relax_ref.semantics.errors import ParseError, RelaxError
         from relax_ref.semantics.interpreter import Interpreter
 
+        from relax_ref.semantics.well_formed import check_well_formed
+
         try:
             mod = parse(text, source)
         except ParseError as err:
             raise Malformed(err.render()) from None
+        # Well-formedness of the module as written first (it reports every problem
+        # under its own rule), then normalization for the interpreter.
+        errors = check_well_formed(mod)
+        if errors:
+            raise Invalid(errors[0].render(), errors[0].rule)
         try:
-            interp = Interpreter(mod)
-            try:
-                from relax_ref.semantics.well_formed import check_well_formed
-            except ImportError:
-                check_well_formed = None
-            if check_well_formed is not None:
-                errors = check_well_formed(interp.mod)
-                if errors:
-                    raise Invalid(errors[0].render(), errors[0].rule)
+            return Interpreter(mod)
         except RelaxError as err:
             raise Invalid(err.render(), err.rule) from None
-        return interp
 
     def run(self, interp, entry: str, args: list) -> list:
         from relax_ref.ir.dtype import parse_dtype
@@ -269,6 +267,8 @@ class TVMImpl(Implementation):
         from tvm import relax
         from tvm.script import from_source
 
+        if not _parses_in_time(text, 120):
+            raise Malformed("TVM's parser did not finish within 120 s")
         try:
             mod = from_source(text)
         except Exception as err:  # noqa: BLE001 - TVM raises many kinds
@@ -334,8 +334,38 @@ class TVMImpl(Implementation):
 
 
 def _first_line(err: Exception) -> str:
-    lines = [line for line in str(err).splitlines() if line.strip()]
+    """The informative line of a TVM error: its ``error:`` line when there is one."""
+    lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+    for line in lines:
+        if line.startswith("error:") or ": error:" in line or line.startswith("TypeError") \
+                or line.startswith("ValueError"):
+            return line
     return lines[-1] if lines else type(err).__name__
+
+
+def _parses_in_time(text: str, seconds: float) -> bool:
+    """Whether TVM's parser finishes on ``text`` (it can loop forever on some inputs):
+    tried in a forked child so a hang cannot stop the runner."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+
+    def attempt() -> None:
+        from tvm.script import from_source
+
+        try:
+            from_source(text)
+        except Exception:  # noqa: BLE001 - only termination matters here
+            pass
+
+    proc = ctx.Process(target=attempt)
+    proc.start()
+    proc.join(seconds)
+    if proc.is_alive():
+        proc.kill()
+        proc.join()
+        return False
+    return True
 
 
 def _flatten_tvm(v) -> list:

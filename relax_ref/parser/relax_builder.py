@@ -321,11 +321,12 @@ class RelaxReader(Reader):
                              rule="SYN-relax-7")
         name = str(target.children[0])
         var_cls = rx.DataflowVar if (dataflow_outputs is not None and name not in dataflow_outputs) else rx.Var
+        # The function's own name is in scope in its body, so it may recurse (SI-fn-local-1).
+        var = var_cls(name, None, span=self.ctx.span(target))
+        self.scope[name] = var
         inner = RelaxReader(self.env, self)
         inner.aliases = set(self.aliases)
         func = inner.function(target, decorators)
-        var = var_cls(name, None, span=self.ctx.span(target))
-        self.scope[name] = var
         return rx.VarBinding(var, func, span=self.ctx.span(stmt))
 
     def func_attr(self, call: Tree) -> None:

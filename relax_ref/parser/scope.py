@@ -72,12 +72,17 @@ class ModuleEnv:
         self.global_vars: dict[str, rx.GlobalVar] = {}
         self.module_name = "Module"
         self.metadata: dict[str, list] = {}
+        self.metadata_loaded = False
         self.module_attrs = rx.EMPTY_ATTRS
         self.global_infos = rx.EMPTY_ATTRS
 
     def load_metadata(self, text: str, node) -> None:
         from .metadata import MetadataError, decode_metadata
 
+        if self.metadata_loaded:
+            raise self.ctx.error("a module has at most one metadata section", node,
+                                 rule="SYN-meta-1")
+        self.metadata_loaded = True
         try:
             self.metadata = decode_metadata(text)
         except MetadataError as err:
@@ -219,13 +224,13 @@ class Reader:
             key = self.value(subs[0]) if len(subs) == 1 else None
             if not isinstance(key, str) or key not in base:
                 raise self.error(f"the metadata section has no entry {key!r}", node,
-                                 rule="SYN-meta-2")
+                                 rule="SYN-meta-11")
             return _MetadataList(key, base[key])
         if isinstance(base, _MetadataList):
             index = self.value(subs[0]) if len(subs) == 1 else None
             if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(base.items):
                 raise self.error(f"metadata[{base.key!r}] has no entry {index!r} "
-                                 f"({len(base.items)} entries)", node, rule="SYN-meta-2")
+                                 f"({len(base.items)} entries)", node, rule="SYN-meta-11")
             return base.items[index]
         return self.subscript(base, subs, node)
 

@@ -422,8 +422,10 @@ class Normalizer:
         if fsinfo.params is None:
             return fsinfo.ret
         if len(fsinfo.params) != len(args):
+            # The arity rule is WF-call-1 (well_formed.py); normalization, which may run
+            # on IR that was never checked, enforces the same rule.
             raise StructInfoError(f"the function takes {len(fsinfo.params)} arguments but is "
-                                  f"called with {len(args)}", call.span, rule="SI-call-fn-2")
+                                  f"called with {len(args)}", call.span, rule="WF-call-1")
         arg_sinfo = [self.sinfo_of(a) for a in args]
         mapping = bind_symbolic(fsinfo.params, arg_sinfo)
         for i, (p, a) in enumerate(zip(fsinfo.params, arg_sinfo)):

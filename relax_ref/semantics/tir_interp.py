@@ -22,6 +22,7 @@ memory model's ``memory.poison_array``, used for every fresh buffer.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -44,8 +45,8 @@ from relax_ref.solver.evaluate import (
 
 __all__ = [
     "run_prim_func", "out_of_range_int",
-    "MAX_STEPS", "MAX_BUFFER_ELEMENTS", "VECTOR_CHUNK_ELEMENTS", "AUTO_MIN_ITERATIONS",
-    "MODES",
+    "MAX_STEPS", "MAX_BUFFER_ELEMENTS", "VECTOR_CHUNK_ELEMENTS", "FOLD_BLOCK_ELEMENTS",
+    "AUTO_MIN_ITERATIONS", "MODES",
 ]
 
 # ---------------------------------------------------------------------------------------
@@ -61,6 +62,10 @@ MAX_BUFFER_ELEMENTS = 2**31
 #: Most elements of one array the vectorized path computes at a time (one chunk,
 #: EXEC-tir-vec-5).
 VECTOR_CHUNK_ELEMENTS = 2**22
+#: The reduction path evaluates the update of as many consecutive fold iterations at once
+#: as make about this many elements (at least one iteration; a block that stays in cache
+#: while the fold runs over it), within VECTOR_CHUNK_ELEMENTS (EXEC-tir-vec-4, -5).
+FOLD_BLOCK_ELEMENTS = 2**18
 #: In ``mode="auto"`` a nest with fewer iterations runs on the scalar path (the arrays
 #: would not pay for themselves); ``mode="vectorized"`` vectorizes every nest it can.
 AUTO_MIN_ITERATIONS = 16
@@ -536,6 +541,12 @@ class _Machine:
         self.plans: dict[int, tuple[tir.For, _Nest | None]] = {}
         self.stats = {"vectorized": 0, "fallback": 0}
         self.consts: dict[int, Any] = {}
+        # The vectorized path's grid (EXEC-tir-vec-3, -4): each loop (and block iter)
+        # variable of the nest that is an axis of the grid maps to (position, first value,
+        # length, the array bound to it); None outside a vectorized nest.
+        self.axes: dict[P.Var, tuple] | None = None
+        self.grid_ndim = 0
+        self.forms: dict[int, list] = {}    # id(load or store) -> _axis_form of each index
 
     # -- EXEC-tir-bind-1 .. 3: arguments ----------------------------------------------------
     def bind_arguments(self, func: tir.PrimFunc, args: list) -> None:
@@ -1024,8 +1035,14 @@ class _Machine:
         return handler(self, e)
 
     def _eval_load(self, e: tir.BufferLoad):
-        """EXEC-tir-load-1."""
+        """EXEC-tir-load-1. On the grid of the vectorized path, indices that are each an
+        axis (plus or minus a constant) or the same for the whole grid read a view of the
+        buffer (basic slicing: the same elements as the gather, without it)."""
         arr = self.array_of(e.buffer, e)
+        if self.axes is not None:
+            box = self.box(e.indices, arr, e)
+            if box is not None:
+                return _grid_view(arr[box[0]], box[1], self.grid_ndim)
         return arr[self.indices(e.buffer, arr, e.indices, e, "load")]
 
     def eval_choice(self, c: np.ndarray, t: P.PrimExpr, f: P.PrimExpr, dt: DataType):
@@ -1041,13 +1058,14 @@ class _Machine:
 
     def eval_masked(self, e: P.PrimExpr, mask: np.ndarray, shape: tuple):
         """The value of ``e`` at the positions of ``mask`` (a flat array, or a scalar)."""
-        saved = self.env
+        saved, saved_axes = self.env, self.axes
         self.env = {k: (np.broadcast_to(v, shape)[mask] if _is_array(v) else v)
                     for k, v in saved.items()}
+        self.axes = None  # the values are flat now: no axis is an axis any more
         try:
             return self.eval(e)
         finally:
-            self.env = saved
+            self.env, self.axes = saved, saved_axes
 
     def eval_full(self, e: P.PrimExpr, mask: np.ndarray | None, shape: tuple) -> np.ndarray:
         """The value of ``e`` broadcast to ``shape``, computed only where ``mask`` holds
@@ -1099,7 +1117,7 @@ class _Machine:
             self.stats["fallback"] += 1
             return "failed"
         finally:
-            self.env = saved
+            self.env, self.axes = saved, None
         self.steps += cost
         self.stats["vectorized"] += 1
         return "done"
@@ -1113,10 +1131,155 @@ class _Machine:
                 raise _Fallback()
         return target
 
+    # -- the grid: loop variables as broadcast index arrays ---------------------------------
+    def bind_grid(self, saved: dict, axes: list) -> None:
+        """Bind each axis's variables to its values ``start, start+1, ...`` as an array
+        that varies along its own dimension of the grid only (``axes``: per dimension, in
+        order, ``(variables, start, length, dtype)``)."""
+        ndim = len(axes)
+        env, grid = dict(saved), {}
+        for pos, (names, start, length, dt) in enumerate(axes):
+            lo, hi = dtype_range(dt)
+            if start < lo or start + length - 1 > hi:
+                raise _Fallback()
+            shape = [1] * ndim
+            shape[pos] = length
+            values = np.arange(start, start + length, dtype=np.int64).astype(_np(dt))
+            values = values.reshape(shape)
+            for var in names:
+                env[var] = values
+                if _np(var.dtype) == values.dtype:
+                    grid[var] = (pos, start, length, values)
+        self.env, self.axes, self.grid_ndim = env, grid, ndim
+
+    def _axis_range(self, form) -> tuple | None:
+        """``(position, first value, length)`` of an index of the form ``v``, ``v + c``,
+        ``c + v`` or ``v - c`` whose variable is an axis of the grid; None otherwise, or
+        when the values would leave the index type (they wrap on the scalar path)."""
+        var, const, sign = form
+        ax = self.axes.get(var)
+        if ax is None:
+            return None
+        pos, start, length, values = ax
+        if self.env.get(var) is not values:  # rebound (a Let): not the axis here
+            return None
+        if const is None:
+            return pos, start, length
+        lo = start + sign * int(self._eval_const(const))
+        dlo, dhi = dtype_range(var.dtype)
+        if lo < dlo or lo + length - 1 > dhi:
+            return None
+        return pos, lo, length
+
+    def box(self, exprs, arr: np.ndarray, node) -> tuple | None:
+        """The basic-indexing key of ``arr[exprs]`` on the grid, and the grid position of
+        each sliced dimension, when every index is an axis (plus or minus a constant; each
+        axis at most once) or one in-bounds integer for the whole grid; else None (the
+        gather then computes, checks and reports the indices)."""
+        forms = self.forms.get(id(node))
+        if forms is None:
+            forms = self.forms[id(node)] = [_axis_form(i) for i in exprs]
+        if len(exprs) != arr.ndim:
+            return None
+        key: list = []
+        dims: list[int] = []
+        for d, (expr, form) in enumerate(zip(exprs, forms)):
+            r = None if form is None else self._axis_range(form)
+            if r is not None:
+                pos, lo, length = r
+                if pos in dims or lo < 0 or lo + length > arr.shape[d]:
+                    return None
+                key.append(slice(lo, lo + length))
+                dims.append(pos)
+                continue
+            i = self.eval(expr)
+            if type(i) is np.ndarray or i.dtype.kind not in "iu":
+                return None
+            k = int(i)
+            if k < 0 or k >= arr.shape[d]:
+                return None
+            key.append(k)
+        return tuple(key), dims
+
+    # -- EXEC-tir-vec-3: spatial nests --------------------------------------------------------
     def _vector_spatial(self, nest: "_Nest", mins: list, extents: list) -> None:
         """EXEC-tir-vec-3: every iteration computes its value and index from memory the
-        nest does not write, so all iterations of a chunk are computed at once and stored
-        in iteration order (the last write to an element wins)."""
+        nest does not write, so all iterations of a chunk are computed at once, on the
+        grid of the loops (one array dimension per loop), and stored in iteration order
+        (the last write to an element wins)."""
+        target = self._nest_arrays(nest)
+        store, realize = nest.store, nest.realize
+        ndim = len(nest.loops)
+        saved = self.env
+        stash: list | None = [] if nest.self_read else None
+        for chunk in _chunks(extents, VECTOR_CHUNK_ELEMENTS):
+            shape = tuple(length for _, length in chunk)
+            self.bind_grid(saved, [((lp.loop_var,), lo + off, length, lp.loop_var.dtype)
+                                   for lp, lo, (off, length) in zip(nest.loops, mins, chunk)])
+            if realize is not None:
+                if not np.all(self.eval(realize.predicate)):
+                    # Some instances are skipped: the flat path filters them.
+                    self.env, self.axes = saved, None
+                    self._vector_spatial_flat(nest, mins, extents)
+                    return
+                self._bind_iter_values(realize)
+            value = self.eval(store.value)
+            if value.dtype != target.dtype:
+                raise _Fallback()
+            box = self.box(store.indices, target, store)
+            if box is not None:
+                key, dims = box
+                unused = [p for p in range(ndim) if p not in dims]
+                if stash is not None and any(extents[p] > 1 for p in unused):
+                    raise _Fallback()  # it would read what an earlier iteration stored
+                v = np.broadcast_to(value, shape)
+                if unused:  # the last iteration that stores each element
+                    v = v[tuple(-1 if p in unused else slice(None) for p in range(ndim))]
+                present = sorted(dims)
+                if dims != present:
+                    v = v.transpose([present.index(p) for p in dims])
+                if stash is not None:
+                    stash.append(("box", key, v))
+                else:
+                    target[key] = v
+                continue
+            n = math.prod(shape)
+            idx = self.indices(store.buffer, target, store.indices, store, "store")
+            idx = tuple(np.broadcast_to(i, shape).reshape(n) for i in idx)
+            v = np.broadcast_to(value, shape).reshape(n)
+            if stash is not None:
+                stash.append(("flat", idx, v))
+            else:
+                _store_in_order(target, idx, v)
+        if stash:
+            _commit(target, stash)
+
+    def _bind_iter_values(self, realize: tir.SBlockRealize) -> None:
+        """Block iter vars on the grid: each value is computed and checked against its
+        domain (EXEC-tir-block-1); one that is an axis (plus or minus a constant) stays
+        an axis."""
+        block = realize.block
+        values = [self.eval(v) for v in realize.iter_values]
+        for iv, value in zip(block.iter_vars, values):
+            lo, ext = self.to_int(iv.dom.min, iv), self.to_int(iv.dom.extent, iv)
+            if np.any(value < lo) or np.any(value >= lo + ext):
+                raise _Fallback()
+        ranges = []
+        for expr in realize.iter_values:
+            form = self.forms.get(id(expr))
+            if form is None:
+                form = self.forms[id(expr)] = [_axis_form(expr)]
+            ranges.append(None if form[0] is None else self._axis_range(form[0]))
+        for iv, value, r in zip(block.iter_vars, values, ranges):
+            self.env[iv.var] = value
+            self.axes.pop(iv.var, None)
+            if r is not None and type(value) is np.ndarray and \
+                    value.dtype == _np(iv.var.dtype):
+                self.axes[iv.var] = (*r, value)
+
+    def _vector_spatial_flat(self, nest: "_Nest", mins: list, extents: list) -> None:
+        """EXEC-tir-vec-3 for a nest whose predicate skips instances: the iterations of a
+        chunk are enumerated flat, filtered by the predicate, computed and stored."""
         target = self._nest_arrays(nest)
         store, realize = nest.store, nest.realize
         total = math.prod(extents)
@@ -1156,16 +1319,21 @@ class _Machine:
             idx = tuple(np.broadcast_to(i, (n,)) for i in idx)
             value = np.broadcast_to(value, (n,))
             if stash is not None:
-                stash.append((idx, value))
+                stash.append(("flat", idx, value))
             else:
                 _store_in_order(target, idx, value)
         if stash:
-            _commit_distinct(target, stash)
+            _commit(target, stash)
 
+    # -- EXEC-tir-vec-4: reductions -----------------------------------------------------------
     def _vector_reduction(self, nest: "_Nest", mins: list, extents: list) -> None:
         """EXEC-tir-vec-4: each stored element (cell) is the left fold, in iteration
         order, of the combiner over the update values of the iterations that reach it,
-        starting from the init value (or the element's current value)."""
+        starting from the init value (or the element's current value). The grid has the
+        fold loops' dimensions first, then the cells'; the updates of a block of
+        consecutive fold iterations are computed at once, then folded into the
+        accumulators one fold iteration at a time, in order: one array operation over all
+        the cells per fold iteration, the scalar path's operations in its order."""
         target = self._nest_arrays(nest)
         store, realize = nest.store, nest.realize
         if realize is not None:
@@ -1173,70 +1341,90 @@ class _Machine:
                 lo, ext = self.to_int(iv.dom.min, iv), self.to_int(iv.dom.extent, iv)
                 if lo != mins[j] or max(ext, 0) != extents[j]:
                     raise _Fallback()
-        cell_ext = [extents[j] for j in nest.cell_loops]
-        fold_ext = [extents[j] for j in nest.fold_loops]
-        n_cells, n_folds = math.prod(cell_ext), math.prod(fold_ext)
-        if n_cells == 0 or n_folds == 0:
+        folds, cells = nest.fold_loops, nest.cell_loops
+        cell_ext = [extents[j] for j in cells]
+        fold_ext = [extents[j] for j in folds]
+        if math.prod(cell_ext) == 0 or math.prod(fold_ext) == 0:
             return
-        fold_chunk = min(n_folds, VECTOR_CHUNK_ELEMENTS)
-        cell_chunk = max(1, VECTOR_CHUNK_ELEMENTS // fold_chunk)
-        saved = self.env
+        nf, ndim = len(folds), len(folds) + len(cells)
         dt = store.buffer.dtype
+        saved = self.env
         pending: list = []
 
-        def bind(env: dict, positions: list, values: list) -> None:
-            for j, value in zip(positions, values):
-                env[nest.loops[j].loop_var] = value
-                if realize is not None:
-                    env[nest.iter_of_loop[j].var] = value
+        def axes(js: tuple, chunk: list) -> list:
+            out = []
+            for j, (off, length) in zip(js, chunk):
+                var = nest.loops[j].loop_var
+                names = (var,) if realize is None else (var, nest.iter_of_loop[j].var)
+                out.append((names, mins[j] + off, length, var.dtype))
+            return out
 
-        for c0 in range(0, n_cells, cell_chunk):
-            cells = np.arange(c0, min(n_cells, c0 + cell_chunk), dtype=np.int64)
-            n = cells.size
-            cell_values = [v.reshape(n, 1) for v in
-                           _grid(cells, [mins[j] for j in nest.cell_loops], cell_ext,
-                                 [nest.loops[j].loop_var.dtype for j in nest.cell_loops])]
-            # The first fold iteration: every fold variable at its minimum.
-            env0 = dict(saved)
-            bind(env0, nest.cell_loops, cell_values)
-            bind(env0, nest.fold_loops, [_np(nest.loops[j].loop_var.dtype).type(mins[j])
-                                         for j in nest.fold_loops])
-            self.env = env0
+        for cell_chunk in _chunks(cell_ext, VECTOR_CHUNK_ELEMENTS):
+            cell_shape = tuple(length for _, length in cell_chunk)
+            n = math.prod(cell_shape)
+            cell_axes = axes(cells, cell_chunk)
+            # The first fold iteration (every fold variable at its minimum): the init
+            # runs there when the predicate holds (EXEC-tir-block-3).
+            first = (1,) * nf + cell_shape
+            self.bind_grid(saved, axes(folds, [(0, 1)] * nf) + cell_axes)
             pred0 = None
             if realize is not None:
-                pred0 = self._mask(self.eval(realize.predicate), (n, 1))
-            idx = tuple(np.broadcast_to(self.eval(i), (n, 1)).reshape(n) for i in store.indices)
-            current = np.broadcast_to(target[_clipped(idx, target.shape)], (n,)).copy()
+                pred0 = self._mask(self.eval(realize.predicate), first)
+                pred0 = None if pred0 is None else pred0.reshape(cell_shape)
+            box = self.box(store.indices, target, store)
+            view = None
+            if box is not None and box[1] and sorted(box[1]) == list(range(nf, ndim)):
+                # One element per cell: a view of the cells, in the grid's order.
+                view = current = _grid_view(target[box[0]], box[1], ndim)[(0,) * nf]
+            else:
+                idx = tuple(np.broadcast_to(self.eval(i), first).reshape(n)
+                            for i in store.indices)
+                current = np.broadcast_to(target[_clipped(idx, target.shape)], (n,))
+                current = current.reshape(cell_shape)
             if nest.init_value is not None:
-                init = self.eval_full(nest.init_value, pred0, (n, 1)).reshape(n)
-                acc = init if pred0 is None else np.where(pred0.reshape(n), init, current)
+                init = self.eval_full(nest.init_value, None if pred0 is None
+                                      else pred0.reshape(first), first)
+                if init.dtype != target.dtype:
+                    raise _Fallback()
+                init = init.reshape(cell_shape)
+                acc = init if pred0 is None else np.where(pred0, init, current)
             else:
                 acc = current
-            touched = np.zeros(n, dtype=bool)
-            for r0 in range(0, n_folds, fold_chunk):
-                folds = np.arange(r0, min(n_folds, r0 + fold_chunk), dtype=np.int64)
-                m = folds.size
-                fold_values = [v.reshape(1, m) for v in
-                               _grid(folds, [mins[j] for j in nest.fold_loops], fold_ext,
-                                     [nest.loops[j].loop_var.dtype for j in nest.fold_loops])]
-                env = dict(saved)
-                bind(env, nest.cell_loops, cell_values)
-                bind(env, nest.fold_loops, fold_values)
-                self.env = env
+            acc = np.array(acc, dtype=target.dtype, copy=True)
+            everywhere, touched = False, None
+            block = max(1, min(VECTOR_CHUNK_ELEMENTS, FOLD_BLOCK_ELEMENTS) // n)
+            for fold_chunk in _chunks(fold_ext, block):
+                fold_shape = tuple(length for _, length in fold_chunk)
+                shape = fold_shape + cell_shape
+                self.bind_grid(saved, axes(folds, fold_chunk) + cell_axes)
                 mask = None
                 if realize is not None:
-                    mask = self._mask(self.eval(realize.predicate), (n, m))
-                touched |= True if mask is None else mask.any(axis=1)
-                updates = self.eval_full(nest.update, mask, (n, m))
+                    mask = self._mask(self.eval(realize.predicate), shape)
+                if mask is None:
+                    everywhere = True
+                else:
+                    reached = mask.any(axis=tuple(range(nf)))
+                    touched = reached if touched is None else touched | reached
+                updates = self.eval_full(nest.update, mask, shape)
                 if updates.dtype != target.dtype:
                     raise _Fallback()
-                acc = _fold(nest.combiner, nest.acc_first, acc, updates, mask, dt)
-            if not touched.all():
-                idx = tuple(i[touched] for i in idx)
-                acc = acc[touched]
-            pending.append((_checked_indices(store.buffer, target.shape, idx, store, "store"),
-                            acc))
-        _commit_distinct(target, pending)
+                acc = _fold(nest.combiner, nest.acc_first, acc, updates, mask, fold_shape, dt)
+            if everywhere or (touched is not None and touched.all()):
+                keep = None
+            elif touched is None or not touched.any():
+                continue
+            else:
+                keep = touched
+            if view is not None:
+                pending.append(("view", (view, keep), acc))
+                continue
+            acc = acc.reshape(n)
+            if keep is not None:
+                keep = keep.reshape(n)
+                idx, acc = tuple(i[keep] for i in idx), acc[keep]
+            idx = _checked_indices(store.buffer, target.shape, idx, store, "store")
+            pending.append(("flat", idx, acc))
+        _commit(target, pending)
 
     @staticmethod
     def _mask(pred, shape: tuple) -> np.ndarray | None:
@@ -1356,16 +1544,6 @@ def _clipped(idx: tuple, shape: tuple) -> tuple:
     return tuple(np.clip(i, 0, max(n - 1, 0)).astype(np.intp) for i, n in zip(idx, shape))
 
 
-def _grid(linear: np.ndarray, mins: list, extents: list, dtypes: list) -> list[np.ndarray]:
-    """Row-major coordinates of the linear positions ``linear`` over ``extents``."""
-    out = []
-    stride = math.prod(extents)
-    for lo, ext, dt in zip(mins, extents, dtypes):
-        stride //= ext
-        out.append(((linear // stride) % ext + lo).astype(_np(dt)))
-    return out
-
-
 def _last_occurrences(flat: np.ndarray) -> np.ndarray | None:
     """Positions of the last occurrence of each distinct value, in order; None when
     all values are distinct."""
@@ -1417,6 +1595,88 @@ def _commit_distinct(target: np.ndarray, pending: list) -> None:
             target[idx] = values
 
 
+def _commit(target: np.ndarray, pending: list) -> None:
+    """The stores of a nest computed in full before any store: ``("box", key, values)``
+    (basic indexing; each element once by construction), ``("view", (view, keep),
+    values)`` (a view of the target, where ``keep`` holds, or everywhere) or
+    ``("flat", indices, values)`` (index arrays, which must store each element at most
+    once). Mixed kinds are not compared, so they leave the nest to the scalar path."""
+    kinds = {kind for kind, _, _ in pending}
+    if not kinds:
+        return
+    if kinds == {"flat"}:
+        _commit_distinct(target, [(idx, values) for _, idx, values in pending])
+        return
+    if "flat" in kinds:
+        raise _Fallback()
+    for kind, where, values in pending:
+        if kind == "box":
+            target[where] = values
+        elif where[1] is None:
+            where[0][...] = values
+        else:
+            where[0][where[1]] = values[where[1]]
+
+
+# ---------------------------------------------------------------------------------------
+# The grid of the vectorized path (EXEC-tir-vec-3 .. 5)
+# ---------------------------------------------------------------------------------------
+
+def _axis_form(e: P.PrimExpr) -> tuple | None:
+    """``(v, c, sign)`` when ``e`` is ``v``, ``v + c``, ``c + v`` (sign 1) or ``v - c``
+    (sign -1) for an integer Var ``v`` and an IntImm ``c`` of ``e``'s type; else None."""
+    dt = e.dtype
+    if dt.lanes != 1 or not dt.is_integer:
+        return None
+    if type(e) is P.Var:
+        return e, None, 1
+    if type(e) is P.Add or type(e) is P.Sub:
+        a, b = e.a, e.b
+        if type(e) is P.Add and type(a) is P.IntImm:
+            a, b = b, a
+        if type(a) is P.Var and type(b) is P.IntImm and a.dtype == dt and b.dtype == dt:
+            return a, b, 1 if type(e) is P.Add else -1
+    return None
+
+
+def _grid_view(v, dims: list[int], ndim: int):
+    """``v`` (a buffer sliced along the grid positions ``dims``, in the buffer's order)
+    as a view with the grid's dimensions: transposed to the grid's order, with length-1
+    dimensions for the axes it does not vary along. No dimension: ``v`` itself."""
+    if not dims:
+        return v
+    present = dims
+    if len(dims) > 1 and dims != sorted(dims):
+        present = sorted(dims)
+        v = v.transpose(sorted(range(len(dims)), key=dims.__getitem__))
+    if len(present) == ndim:
+        return v
+    idx: list = [None] * ndim
+    for p in present:
+        idx[p] = slice(None)
+    return v[tuple(idx)]
+
+
+def _chunks(extents: list[int], limit: int):
+    """Boxes that cover the row-major iteration space of ``extents`` in order, each of at
+    most ``limit`` elements (at least one): per axis, ``(offset, length)``. Each box is a
+    run of consecutive iterations: the axes before the split one have length 1, the
+    axes after it their whole extent."""
+    if math.prod(extents) <= limit:
+        yield [(0, e) for e in extents]
+        return
+    p, inner = len(extents) - 1, 1
+    while p > 0 and inner * extents[p] <= limit:
+        inner *= extents[p]
+        p -= 1
+    step = max(1, limit // inner)
+    whole = [(0, e) for e in extents[p + 1:]]
+    for outer in itertools.product(*(range(e) for e in extents[:p])):
+        head = [(o, 1) for o in outer]
+        for s in range(0, extents[p], step):
+            yield head + [(s, min(step, extents[p] - s))] + whole
+
+
 # Neutral elements that leave every accumulator bit-identical: a + (-0.0) == a and
 # a - (+0.0) == a for every float a (signed zeros and NaN included), a * 1 == a.
 def _neutral(op: type, dt: DataType):
@@ -1426,44 +1686,36 @@ def _neutral(op: type, dt: DataType):
     return npdt.type(1 if op is P.Mul else 0)
 
 
-_ACCUMULATE = {P.Add: np.add, P.Sub: np.subtract, P.Mul: np.multiply}
+_UFUNCS = {P.Add: np.add, P.Sub: np.subtract, P.Mul: np.multiply}
 
 
 def _fold(op: type, acc_first: bool, acc: np.ndarray, updates: np.ndarray,
-          mask: np.ndarray | None, dt: DataType) -> np.ndarray:
-    """The sequential left fold ``acc = op(acc, u)`` (or ``op(u, acc)``) over the
-    columns of ``updates``, skipping masked-out positions: bit-identical to the scalar
-    path, because ``ufunc.accumulate`` adds strictly in order (unlike ``ufunc.reduce``,
-    which sums pairwise)."""
-    n, m = updates.shape
-    if op in _ACCUMULATE and acc_first:
-        if mask is not None:
-            updates = np.where(mask, updates, _neutral(op, dt))
-        columns = np.concatenate([acc.reshape(n, 1), updates], axis=1)
-        # dtype= keeps small integers from being widened (NumPy accumulates int32 in
-        # int64 by default), so they wrap at each step as the scalar path does.
-        return _ACCUMULATE[op].accumulate(columns, axis=1, dtype=columns.dtype)[:, -1]
-    if op in (P.Max, P.Min) and mask is None and _order_free(acc, updates, dt):
-        ufunc = np.maximum if op is P.Max else np.minimum
-        return ufunc.reduce(np.concatenate([acc.reshape(n, 1), updates], axis=1), axis=1)
+          mask: np.ndarray | None, fold_shape: tuple, dt: DataType) -> np.ndarray:
+    """The sequential left fold ``acc = op(acc, u)`` (or ``op(u, acc)``) over a block of
+    fold iterations in order (``updates[t]`` for each ``t`` of ``fold_shape``, row-major),
+    skipping masked-out positions: per iteration one array operation over all the cells,
+    the scalar path's operation on each, so the result is bit-identical. ``+ - *`` run in
+    place; small integers stay in their type (they wrap at each step)."""
+    ufunc = _UFUNCS.get(op)
+    if mask is not None and ufunc is not None and acc_first:
+        updates = np.where(mask, updates, _neutral(op, dt))
+        mask = None
+    steps = range(fold_shape[0]) if len(fold_shape) == 1 else \
+        itertools.product(*(range(e) for e in fold_shape))
+    if ufunc is not None and mask is None and acc.ndim:
+        if acc_first:
+            for t in steps:
+                ufunc(acc, updates[t], out=acc)
+        else:
+            for t in steps:
+                ufunc(updates[t], acc, out=acc)
+        return acc
     combine = _ARITH[op]
-    for j in range(m):
-        u = updates[:, j]
+    for t in steps:
+        u = updates[t]
         new = combine(acc, u, dt, None) if acc_first else combine(u, acc, dt, None)
-        acc = new if mask is None else np.where(mask[:, j], new, acc)
-    return acc
-
-
-def _order_free(acc: np.ndarray, updates: np.ndarray, dt: DataType) -> bool:
-    """True when max/min as ``select(a > b, a, b)`` equals NumPy's maximum/minimum in
-    any order: no NaN and no zero (whose two signs compare equal)."""
-    if not dt.is_float:
-        return True
-    for x in (acc, updates):
-        f = x.astype(np.float64)
-        if np.isnan(f).any() or (f == 0).any():
-            return False
-    return True
+        acc = new if mask is None else np.where(mask[t], new, acc)
+    return np.asarray(acc)
 
 
 # ---------------------------------------------------------------------------------------

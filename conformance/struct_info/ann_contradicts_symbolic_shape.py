@@ -1,0 +1,7 @@
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n",), "float32")):
+        n = T.int64()
+        y: R.Tensor((n + 1,), "float32") = R.add(x, x)
+        return x

@@ -1,0 +1,6 @@
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,))):
+        y: R.Tensor((4,), "float32") = R.add(x, x)
+        return y

@@ -1,0 +1,6 @@
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        R.func_attr({"global_symbol": "entry"})
+        return x

@@ -1,0 +1,9 @@
+@I.ir_module
+class Module:
+    @R.function
+    def main(c: R.Shape([1]), x: R.Tensor((4,), "float32")):
+        if c:
+            y = R.add(x, x)
+        else:
+            y = x
+        return y

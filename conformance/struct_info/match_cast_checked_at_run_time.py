@@ -1,0 +1,9 @@
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(ndim=2, dtype="float32")) -> R.Tensor((3, 4), "float32"):
+        with R.dataflow():
+            y = R.match_cast(x, R.Tensor((3, 4), "float32"))
+            z: R.Tensor((3, 4), "float32") = R.multiply(y, y)
+            R.output(z)
+        return z

@@ -1,0 +1,6 @@
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32")):
+        y = R.match_cast(x, R.Shape(ndim=1))
+        return x

@@ -1,0 +1,6 @@
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 3), "float32")):
+        y = R.nn.softmax(x, axis=2)
+        return y

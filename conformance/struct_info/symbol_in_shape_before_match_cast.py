@@ -1,0 +1,12 @@
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n",), "int32")) -> R.Tensor(ndim=1, dtype="int32"):
+        m = T.int64()
+        with R.dataflow():
+            u = R.unique(x, sorted=True)
+            s = R.shape([m, 2])
+            v = R.match_cast(u, R.Tensor((m,), "int32"))
+            w = R.add(v, v)
+            R.output(w)
+        return w

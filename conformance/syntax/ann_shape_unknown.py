@@ -1,0 +1,6 @@
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(s: R.Shape) -> R.Shape:
+        return s

@@ -1,0 +1,3 @@
+n = TypeVar("n")
+@I.ir_module
+class Module:

@@ -1,0 +1,9 @@
+
+@I.ir_module
+class Module:
+    I.module_attrs({"my_attr": 1, "other": "text"})
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        y = R.add(x, x)
+        return y
