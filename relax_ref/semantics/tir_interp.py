@@ -546,7 +546,7 @@ class _Machine:
         # length, the array bound to it); None outside a vectorized nest.
         self.axes: dict[P.Var, tuple] | None = None
         self.grid_ndim = 0
-        self.forms: dict[int, list] = {}    # id(load or store) -> _axis_form of each index
+        self.forms: dict = {}  # id(load or store) -> _axis_form of each index (and iter values)
 
     # -- EXEC-tir-bind-1 .. 3: arguments ----------------------------------------------------
     def bind_arguments(self, func: tir.PrimFunc, args: list) -> None:
@@ -1020,6 +1020,8 @@ class _Machine:
         value = self.eval(e.value)
         old = self.env.get(e.var, _MISSING)
         self.env[e.var] = value
+        # A Let that rebinds an axis of the grid hides it (EXEC-tir-vec-3).
+        axis = None if self.axes is None else self.axes.pop(e.var, None)
         try:
             return self.eval(e.body)
         finally:
@@ -1027,6 +1029,8 @@ class _Machine:
                 del self.env[e.var]
             else:
                 self.env[e.var] = old
+            if axis is not None:
+                self.axes[e.var] = axis
 
     def _eval_call(self, e: P.Call):
         handler = _INTRINSICS.get(_intrinsic_name(e.op))
@@ -1133,63 +1137,50 @@ class _Machine:
 
     # -- the grid: loop variables as broadcast index arrays ---------------------------------
     def bind_grid(self, saved: dict, axes: list) -> None:
-        """Bind each axis's variables to its values ``start, start+1, ...`` as an array
-        that varies along its own dimension of the grid only (``axes``: per dimension, in
-        order, ``(variables, start, length, dtype)``)."""
-        ndim = len(axes)
+        """Bind the variables of each axis of the grid (``_Axis.part``, one per
+        dimension, in order) to its values."""
         env, grid = dict(saved), {}
-        for pos, (names, start, length, dt) in enumerate(axes):
-            lo, hi = dtype_range(dt)
-            if start < lo or start + length - 1 > hi:
-                raise _Fallback()
-            shape = [1] * ndim
-            shape[pos] = length
-            values = np.arange(start, start + length, dtype=np.int64).astype(_np(dt))
-            values = values.reshape(shape)
-            for var in names:
+        for names, start, length, values, pos in axes:
+            for var, is_axis in names:
                 env[var] = values
-                if _np(var.dtype) == values.dtype:
-                    grid[var] = (pos, start, length, values)
-        self.env, self.axes, self.grid_ndim = env, grid, ndim
+                if is_axis:
+                    grid[var] = (pos, start, length)
+        self.env, self.axes, self.grid_ndim = env, grid, len(axes)
 
-    def _axis_range(self, form) -> tuple | None:
-        """``(position, first value, length)`` of an index of the form ``v``, ``v + c``,
-        ``c + v`` or ``v - c`` whose variable is an axis of the grid; None otherwise, or
-        when the values would leave the index type (they wrap on the scalar path)."""
-        var, const, sign = form
-        ax = self.axes.get(var)
-        if ax is None:
-            return None
-        pos, start, length, values = ax
-        if self.env.get(var) is not values:  # rebound (a Let): not the axis here
-            return None
-        if const is None:
-            return pos, start, length
-        lo = start + sign * int(self._eval_const(const))
-        dlo, dhi = dtype_range(var.dtype)
-        if lo < dlo or lo + length - 1 > dhi:
-            return None
-        return pos, lo, length
+    def rebind_grid(self, axes: list) -> None:
+        """Bind some axes of the current grid to other values (in place)."""
+        env, grid = self.env, self.axes
+        for names, start, length, values, pos in axes:
+            for var, is_axis in names:
+                env[var] = values
+                if is_axis:
+                    grid[var] = (pos, start, length)
 
     def box(self, exprs, arr: np.ndarray, node) -> tuple | None:
         """The basic-indexing key of ``arr[exprs]`` on the grid, and the grid position of
-        each sliced dimension, when every index is an axis (plus or minus a constant; each
-        axis at most once) or one in-bounds integer for the whole grid; else None (the
-        gather then computes, checks and reports the indices)."""
+        each sliced dimension, when every index is an axis plus a constant (zero
+        included; each axis at most once; its values in the index type, where the scalar
+        path computes them without wrapping) or one in-bounds integer for the whole grid;
+        else None (the gather then computes, checks and reports the indices)."""
         forms = self.forms.get(id(node))
         if forms is None:
-            forms = self.forms[id(node)] = [_axis_form(i) for i in exprs]
+            forms = self.forms[id(node)] = [self._axis_form(i) for i in exprs]
         if len(exprs) != arr.ndim:
             return None
+        axes = self.axes
         key: list = []
         dims: list[int] = []
-        for d, (expr, form) in enumerate(zip(exprs, forms)):
-            r = None if form is None else self._axis_range(form)
-            if r is not None:
-                pos, lo, length = r
-                if pos in dims or lo < 0 or lo + length > arr.shape[d]:
+        for d, expr in enumerate(exprs):
+            form = forms[d]
+            ax = None if form is None else axes.get(form[0])
+            if ax is not None:
+                pos, start, length = ax
+                lo = start + form[1]
+                hi = lo + length
+                if pos in dims or lo < form[2] or hi - 1 > form[3] or lo < 0 or \
+                        hi > arr.shape[d]:
                     return None
-                key.append(slice(lo, lo + length))
+                key.append(slice(lo, hi))
                 dims.append(pos)
                 continue
             i = self.eval(expr)
@@ -1201,6 +1192,25 @@ class _Machine:
             key.append(k)
         return tuple(key), dims
 
+    def _axis_form(self, e: P.PrimExpr) -> tuple | None:
+        """``(v, c, lo, hi)`` when ``e`` is ``v``, ``v + c``, ``c + v`` or ``v - c`` (as
+        ``v + (-c)``) for an integer Var ``v`` and an IntImm ``c`` of ``e``'s type, whose
+        range is ``[lo, hi]``; else None."""
+        dt = e.dtype
+        if dt.lanes != 1 or not dt.is_integer:
+            return None
+        lo, hi = _range(dt)
+        if type(e) is P.Var:
+            return e, 0, lo, hi
+        if type(e) is P.Add or type(e) is P.Sub:
+            a, b = e.a, e.b
+            if type(e) is P.Add and type(a) is P.IntImm:
+                a, b = b, a
+            if type(a) is P.Var and type(b) is P.IntImm and a.dtype == dt and b.dtype == dt:
+                c = int(self._eval_const(b))  # as the scalar path reads it (wrapped)
+                return a, c if type(e) is P.Add else -c, lo, hi
+        return None
+
     # -- EXEC-tir-vec-3: spatial nests --------------------------------------------------------
     def _vector_spatial(self, nest: "_Nest", mins: list, extents: list) -> None:
         """EXEC-tir-vec-3: every iteration computes its value and index from memory the
@@ -1208,14 +1218,17 @@ class _Machine:
         grid of the loops (one array dimension per loop), and stored in iteration order
         (the last write to an element wins)."""
         target = self._nest_arrays(nest)
+        if math.prod(extents) == 0:
+            return
         store, realize = nest.store, nest.realize
         ndim = len(nest.loops)
         saved = self.env
         stash: list | None = [] if nest.self_read else None
+        specs = [_Axis((lp.loop_var,), lo, ext, lp.loop_var.dtype, pos, ndim)
+                 for pos, (lp, lo, ext) in enumerate(zip(nest.loops, mins, extents))]
         for chunk in _chunks(extents, VECTOR_CHUNK_ELEMENTS):
             shape = tuple(length for _, length in chunk)
-            self.bind_grid(saved, [((lp.loop_var,), lo + off, length, lp.loop_var.dtype)
-                                   for lp, lo, (off, length) in zip(nest.loops, mins, chunk)])
+            self.bind_grid(saved, [a.part(off, length) for a, (off, length) in zip(specs, chunk)])
             if realize is not None:
                 if not np.all(self.eval(realize.predicate)):
                     # Some instances are skipped: the flat path filters them.
@@ -1266,16 +1279,22 @@ class _Machine:
                 raise _Fallback()
         ranges = []
         for expr in realize.iter_values:
-            form = self.forms.get(id(expr))
-            if form is None:
-                form = self.forms[id(expr)] = [_axis_form(expr)]
-            ranges.append(None if form[0] is None else self._axis_range(form[0]))
-        for iv, value, r in zip(block.iter_vars, values, ranges):
+            key = ("iter value", id(expr))
+            form = self.forms.get(key, _MISSING)
+            if form is _MISSING:
+                form = self.forms[key] = self._axis_form(expr)
+            ax = None if form is None else self.axes.get(form[0])
+            if ax is not None:
+                pos, start, length = ax
+                lo = start + form[1]
+                ax = (pos, lo, length) if form[2] <= lo and lo + length - 1 <= form[3] else None
+            ranges.append(ax)
+        for iv, value, ax in zip(block.iter_vars, values, ranges):
             self.env[iv.var] = value
             self.axes.pop(iv.var, None)
-            if r is not None and type(value) is np.ndarray and \
+            if ax is not None and type(value) is np.ndarray and \
                     value.dtype == _np(iv.var.dtype):
-                self.axes[iv.var] = (*r, value)
+                self.axes[iv.var] = ax
 
     def _vector_spatial_flat(self, nest: "_Nest", mins: list, extents: list) -> None:
         """EXEC-tir-vec-3 for a nest whose predicate skips instances: the iterations of a
@@ -1351,24 +1370,25 @@ class _Machine:
         saved = self.env
         pending: list = []
 
-        def axes(js: tuple, chunk: list) -> list:
-            out = []
-            for j, (off, length) in zip(js, chunk):
-                var = nest.loops[j].loop_var
-                names = (var,) if realize is None else (var, nest.iter_of_loop[j].var)
-                out.append((names, mins[j] + off, length, var.dtype))
-            return out
+        def spec(j: int, pos: int) -> _Axis:
+            var = nest.loops[j].loop_var
+            names = (var,) if realize is None else (var, nest.iter_of_loop[j].var)
+            return _Axis(names, mins[j], extents[j], var.dtype, pos, ndim)
+
+        fold_specs = [spec(j, pos) for pos, j in enumerate(folds)]
+        cell_specs = [spec(j, pos) for pos, j in enumerate(cells, nf)]
+        always = realize is None or _always(realize.predicate)
 
         for cell_chunk in _chunks(cell_ext, VECTOR_CHUNK_ELEMENTS):
             cell_shape = tuple(length for _, length in cell_chunk)
             n = math.prod(cell_shape)
-            cell_axes = axes(cells, cell_chunk)
+            cell_axes = [a.part(off, length) for a, (off, length) in zip(cell_specs, cell_chunk)]
             # The first fold iteration (every fold variable at its minimum): the init
             # runs there when the predicate holds (EXEC-tir-block-3).
             first = (1,) * nf + cell_shape
-            self.bind_grid(saved, axes(folds, [(0, 1)] * nf) + cell_axes)
+            self.bind_grid(saved, [a.part(0, 1) for a in fold_specs] + cell_axes)
             pred0 = None
-            if realize is not None:
+            if not always:
                 pred0 = self._mask(self.eval(realize.predicate), first)
                 pred0 = None if pred0 is None else pred0.reshape(cell_shape)
             box = self.box(store.indices, target, store)
@@ -1396,16 +1416,20 @@ class _Machine:
             for fold_chunk in _chunks(fold_ext, block):
                 fold_shape = tuple(length for _, length in fold_chunk)
                 shape = fold_shape + cell_shape
-                self.bind_grid(saved, axes(folds, fold_chunk) + cell_axes)
+                self.rebind_grid([a.part(off, length)
+                                  for a, (off, length) in zip(fold_specs, fold_chunk)])
                 mask = None
-                if realize is not None:
+                if not always:
                     mask = self._mask(self.eval(realize.predicate), shape)
                 if mask is None:
                     everywhere = True
                 else:
                     reached = mask.any(axis=tuple(range(nf)))
                     touched = reached if touched is None else touched | reached
-                updates = self.eval_full(nest.update, mask, shape)
+                updates = self.eval(nest.update) if mask is None else \
+                    self.eval_full(nest.update, mask, shape)
+                if updates.shape != shape:
+                    updates = np.broadcast_to(updates, shape)
                 if updates.dtype != target.dtype:
                     raise _Fallback()
                 acc = _fold(nest.combiner, nest.acc_first, acc, updates, mask, fold_shape, dt)
@@ -1622,21 +1646,44 @@ def _commit(target: np.ndarray, pending: list) -> None:
 # The grid of the vectorized path (EXEC-tir-vec-3 .. 5)
 # ---------------------------------------------------------------------------------------
 
-def _axis_form(e: P.PrimExpr) -> tuple | None:
-    """``(v, c, sign)`` when ``e`` is ``v``, ``v + c``, ``c + v`` (sign 1) or ``v - c``
-    (sign -1) for an integer Var ``v`` and an IntImm ``c`` of ``e``'s type; else None."""
-    dt = e.dtype
-    if dt.lanes != 1 or not dt.is_integer:
-        return None
-    if type(e) is P.Var:
-        return e, None, 1
-    if type(e) is P.Add or type(e) is P.Sub:
-        a, b = e.a, e.b
-        if type(e) is P.Add and type(a) is P.IntImm:
-            a, b = b, a
-        if type(a) is P.Var and type(b) is P.IntImm and a.dtype == dt and b.dtype == dt:
-            return a, b, 1 if type(e) is P.Add else -1
-    return None
+class _Axis:
+    """Dimension ``pos`` of a grid of ``ndim``, for a loop over ``[start, start +
+    extent)``: its variables ``names`` (of type ``dt``) take the values of a part of the
+    range as an array that varies along this dimension only. A variable of another type
+    is bound to the same values (as the scalar path binds a block iter var to its loop
+    variable's value) but is not an axis for indexing."""
+
+    __slots__ = ("names", "start", "values", "pos", "shape")
+
+    def __init__(self, names, start: int, extent: int, dt: DataType, pos: int, ndim: int):
+        lo, hi = _range(dt)
+        if start < lo or start + extent - 1 > hi:
+            raise _Fallback()  # the scalar path's loop variable could not hold the values
+        to = _np(dt)
+        self.names = tuple((var, _np(var.dtype) == to) for var in names)
+        self.start, self.pos = start, pos
+        self.values = np.arange(start, start + extent, dtype=np.int64).astype(to)
+        self.shape = [1] * ndim
+
+    def part(self, offset: int, length: int) -> tuple:
+        """The values ``start + offset, ...`` (``length`` of them), as ``bind_grid``
+        takes them."""
+        shape = self.shape
+        shape[self.pos] = length
+        values = self.values[offset:offset + length].reshape(shape)
+        return self.names, self.start + offset, length, values, self.pos
+
+
+@lru_cache(maxsize=None)
+def _range(dt: DataType) -> tuple[int, int]:
+    if not dt.is_integer:
+        raise _Fallback()
+    return dtype_range(dt)
+
+
+def _always(pred: P.PrimExpr) -> bool:
+    """A predicate that is the constant true."""
+    return type(pred) is P.IntImm and pred.value != 0
 
 
 def _grid_view(v, dims: list[int], ndim: int):
@@ -1645,16 +1692,25 @@ def _grid_view(v, dims: list[int], ndim: int):
     dimensions for the axes it does not vary along. No dimension: ``v`` itself."""
     if not dims:
         return v
-    present = dims
-    if len(dims) > 1 and dims != sorted(dims):
-        present = sorted(dims)
-        v = v.transpose(sorted(range(len(dims)), key=dims.__getitem__))
+    order, expand = _layout(tuple(dims), ndim)
+    if order is not None:
+        v = v.transpose(order)
+    return v if expand is None else v[expand]
+
+
+@lru_cache(maxsize=1024)
+def _layout(dims: tuple, ndim: int) -> tuple:
+    """For ``_grid_view``: the transposition to the grid's order (or None) and the index
+    that inserts the missing dimensions (or None)."""
+    present = sorted(dims)
+    order = None if list(dims) == present else \
+        tuple(sorted(range(len(dims)), key=dims.__getitem__))
     if len(present) == ndim:
-        return v
-    idx: list = [None] * ndim
+        return order, None
+    expand: list = [None] * ndim
     for p in present:
-        idx[p] = slice(None)
-    return v[tuple(idx)]
+        expand[p] = slice(None)
+    return order, tuple(expand)
 
 
 def _chunks(extents: list[int], limit: int):

@@ -2,6 +2,7 @@
 vectorized path, and their agreement, bit for bit."""
 from __future__ import annotations
 
+import contextlib
 import math
 
 import numpy as np
@@ -821,6 +822,131 @@ def f(A: T.Buffer((7,), "float32"), B: T.Buffer((7,), "float32")):
 
 
 # ---------------------------------------------------------------------------------------
+# The vectorized path's grid: slices for affine indices, chunks, fold blocks
+# ---------------------------------------------------------------------------------------
+
+BATCHED_MATMUL = '''
+@T.prim_func
+def f(q: T.Buffer((2, 5, 7), "float32"), k: T.Buffer((2, 7, 6), "float32"),
+      bias: T.Buffer((6,), "float32"), O: T.Buffer((2, 5, 6), "float32")):
+    for b, i, j, r in T.grid(2, 5, 6, 7):
+        with T.sblock("matmul"):
+            vb, vi, vj, vr = T.axis.remap("SSSR", [b, i, j, r])
+            with T.init():
+                O[vb, vi, vj] = bias[vj]
+            O[vb, vi, vj] = O[vb, vi, vj] + q[vb, vi, vr] * k[vb, vr, vj]
+'''
+
+
+def _sequential_batched_matmul(q, k, bias):
+    out = np.empty((q.shape[0], q.shape[1], k.shape[2]), np.float32)
+    for b, i, j in np.ndindex(out.shape):
+        acc = bias[j]
+        for r in range(q.shape[2]):
+            acc = np.float32(acc + np.float32(q[b, i, r] * k[b, r, j]))
+        out[b, i, j] = acc
+    return out
+
+
+@pytest.mark.parametrize("chunks", [None, (1, 1), (5, 3), (31, 64), (60, 60)])
+def test_reduction_folds_in_order_on_the_grid(chunks):
+    """EXEC-tir-vec-4: the fold runs over the reduction loop in order, one array
+    operation over all the cells per iteration, whatever the chunks and fold blocks
+    (EXEC-tir-vec-5): bit-identical to the sequential sum."""
+    func = one_func(BATCHED_MATMUL)
+    rng = np.random.default_rng(5)
+    q, k = (rng.standard_normal(s).astype(np.float32) for s in ((2, 5, 7), (2, 7, 6)))
+    bias = rng.standard_normal(6).astype(np.float32)
+    with _chunk_sizes(chunks):
+        (_, _, _, out), stats = run_all_modes(func, [q, k, bias, np.zeros((2, 5, 6), np.float32)])
+    assert stats == {"vectorized": 1, "fallback": 0, "steps": stats["steps"]}
+    assert out.tobytes() == _sequential_batched_matmul(q, k, bias).tobytes()
+
+
+def test_several_reduction_loops_fold_in_loop_order_with_a_predicate():
+    """Two reduction loops, interleaved with the spatial ones, fold in lexicographic
+    order; the predicate skips instances; the store is transposed."""
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((3, 4, 5), "float32"), B: T.Buffer((5, 2), "float32"), O: T.Buffer((2, 3), "float32")):
+    for i, r0, j, r1 in T.grid(3, 4, 2, 5):
+        with T.sblock("s"):
+            vi, vr0, vj, vr1 = T.axis.remap("SRSR", [i, r0, j, r1])
+            T.where(r0 + r1 < 6)
+            with T.init():
+                O[vj, vi] = T.float32(0.5)
+            O[vj, vi] = O[vj, vi] - A[vi, vr0, vr1] * B[vr1, vj]
+''')
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal((3, 4, 5)).astype(np.float32)
+    b = rng.standard_normal((5, 2)).astype(np.float32)
+    expected = np.empty((2, 3), np.float32)
+    for i, j in np.ndindex(3, 2):
+        acc = np.float32(0.5)
+        for r0, r1 in np.ndindex(4, 5):
+            if r0 + r1 < 6:
+                acc = np.float32(acc - np.float32(a[i, r0, r1] * b[r1, j]))
+        expected[j, i] = acc
+    for chunks in (None, (2, 1), (4, 7)):
+        with _chunk_sizes(chunks):
+            (_, _, out), stats = run_all_modes(func, [a, b, np.zeros((2, 3), np.float32)])
+        assert out.tobytes() == expected.tobytes()
+        assert stats["vectorized"] == 1 and stats["fallback"] == 0
+
+
+def test_spatial_grid_slices_transposes_and_keeps_the_last_write():
+    """EXEC-tir-vec-3 on the grid: offset and transposed indices read and write slices;
+    a loop the stored index does not use stores each element several times, and the
+    last iteration's value stays."""
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((6, 5), "float32"), O: T.Buffer((4, 5), "float32"), P: T.Buffer((5,), "float32")):
+    for i, j in T.grid(5, 4):
+        O[j, i] = A[i + 1, 4 - i] * T.float32(2) + A[1 + i, j]
+    for i, j in T.grid(5, 3):
+        P[i] = A[j, i]
+''')
+    a = np.arange(30, dtype=np.float32).reshape(6, 5)
+    with _chunk_sizes((3, 1)):
+        (_, o, p), stats = run_all_modes(func, [a, np.zeros((4, 5), np.float32),
+                                               np.zeros(5, np.float32)])
+    i, j = np.meshgrid(np.arange(5), np.arange(4), indexing="ij")
+    assert o.T.tolist() == (a[i + 1, 4 - i] * 2 + a[i + 1, j]).tolist()
+    assert p.tolist() == a[2].tolist()
+    assert stats == {"vectorized": 2, "fallback": 0, "steps": stats["steps"]}
+
+
+def test_a_let_that_rebinds_a_loop_variable_hides_the_axis():
+    i = P.Var("i", INT32)
+    a = tir.Buffer("A", (_imm(5),), parse_dtype("float32"))
+    o = tir.Buffer("O", (_imm(4),), parse_dtype("float32"))
+    value = P.Let(i, P.Add(i, _imm(1), INT32), tir.BufferLoad(a, (i,), a.dtype), a.dtype)
+    body = tir.For(i, _imm(0), _imm(4), "serial", tir.BufferStore(o, value, (i,)))
+    handles = [P.Var(n, parse_dtype("handle")) for n in "AO"]
+    func = tir.PrimFunc(tuple(handles), tuple(zip(handles, (a, o))), body)
+    (_, out), stats = run_all_modes(func, [np.arange(5, dtype=np.float32),
+                                           np.zeros(4, np.float32)])
+    assert out.tolist() == [1, 2, 3, 4] and stats["vectorized"] == 1
+
+
+def test_an_index_that_wraps_in_its_type_traps_as_on_the_scalar_path():
+    """``i + 120`` in int8 wraps past 127 to a negative index (EXEC-tir-int-1), which
+    is out of bounds: the slice the vectorized path would read is not taken."""
+    int8 = parse_dtype("int8")
+    i = P.Var("i", int8)
+    a = tir.Buffer("A", (_imm(200),), parse_dtype("float32"))
+    o = tir.Buffer("O", (_imm(16),), parse_dtype("float32"))
+    load = tir.BufferLoad(a, (P.Add(i, P.IntImm(120, int8), int8),), a.dtype)
+    body = tir.For(i, P.IntImm(0, int8), P.IntImm(16, int8), "serial",
+                   tir.BufferStore(o, load, (i,)))
+    handles = [P.Var(n, parse_dtype("handle")) for n in "AO"]
+    func = tir.PrimFunc(tuple(handles), tuple(zip(handles, (a, o))), body)
+    errors = errors_in_all_modes(func, [np.arange(200, dtype=np.float32),
+                                        np.zeros(16, np.float32)], "index_out_of_bounds")
+    assert "-128" in errors[0].message
+
+
+# ---------------------------------------------------------------------------------------
 # Property: random loop nests run alike on both paths
 # ---------------------------------------------------------------------------------------
 
@@ -832,11 +958,26 @@ FLOAT_CONSTANTS = [-2.5, -1.0, -0.0, 0.0, 0.5, 1.5, 3.0]
 INT_CONSTANTS = [-7, -1, 0, 1, 2, 3, INT_MAX, INT_MIN]
 
 
+@contextlib.contextmanager
+def _chunk_sizes(chunks: tuple | None):
+    """Run with ``VECTOR_CHUNK_ELEMENTS, FOLD_BLOCK_ELEMENTS = chunks`` (None: the
+    defaults)."""
+    saved = tir_interp.VECTOR_CHUNK_ELEMENTS, tir_interp.FOLD_BLOCK_ELEMENTS
+    if chunks is not None:
+        tir_interp.VECTOR_CHUNK_ELEMENTS, tir_interp.FOLD_BLOCK_ELEMENTS = chunks
+    try:
+        yield
+    finally:
+        tir_interp.VECTOR_CHUNK_ELEMENTS, tir_interp.FOLD_BLOCK_ELEMENTS = saved
+
+
 @st.composite
 def loop_nests(draw):
     """A PrimFunc ``f(A, B, O)`` of one nest of 1-3 loops around one store (plain, or a
     block's body, elementwise or a reduction), with random index expressions (mostly in
-    bounds) and random operations; and random inputs."""
+    bounds; some a variable plus a constant, which the vectorized path reads by slicing)
+    and random operations; random inputs; and random chunk sizes for the vectorized
+    path (``VECTOR_CHUNK_ELEMENTS``, ``FOLD_BLOCK_ELEMENTS``)."""
     ndim = draw(st.integers(1, 3))
     extents = [draw(st.integers(1, 4)) for _ in range(ndim)]
     dtype = draw(st.sampled_from(["float32", "int32", "float16", "bfloat16", "int8"]))
@@ -859,7 +1000,11 @@ def loop_nests(draw):
         return e
 
     def index(extent: int) -> P.PrimExpr:
-        how = draw(st.sampled_from(["floormod"] * 6 + ["floordiv", "raw"]))
+        how = draw(st.sampled_from(["floormod"] * 6 + ["floordiv", "raw"] + ["axis"] * 3))
+        if how == "axis":  # v, v + c, c + v or v - c: may be out of bounds
+            v, c = draw(st.sampled_from(names)), _imm(draw(st.integers(-2, 2)))
+            return draw(st.sampled_from([v, P.Add(v, c, INT32), P.Add(c, v, INT32),
+                                         P.Sub(v, c, INT32)]))
         e = affine()
         if how == "floormod":
             return P.FloorMod(e, _imm(extent), INT32)
@@ -927,6 +1072,8 @@ def loop_nests(draw):
         kinds = draw(st.lists(st.sampled_from("SR"), min_size=ndim, max_size=ndim)
                      .filter(lambda ks: "R" in ks))
         cell_axes = [k for k in range(ndim) if kinds[k] == "S"]
+        if draw(st.booleans()):
+            cell_axes = draw(st.permutations(cell_axes))
         out_shape = [extents[k] for k in cell_axes]
         out_index = tuple(names[k] for k in cell_axes)
         if not cell_axes and draw(st.booleans()):
@@ -987,22 +1134,24 @@ def loop_nests(draw):
             .astype(dtype)
 
     inputs = [data(shapes["A"]), data(shapes["B"]), data(out_shape)]
-    return func, inputs, expect_vectorized
+    chunks = draw(st.sampled_from([None, (1, 1), (2, 1), (3, 2), (5, 8), (64, 4)]))
+    return func, inputs, expect_vectorized, chunks
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=loop_nests())
 def test_random_nests_agree_on_both_paths(case):
-    func, inputs, expect_vectorized = case
+    func, inputs, expect_vectorized, chunks = case
     outcomes = {}
     for mode in ("scalar", "vectorized"):
         arrays = [a.copy() for a in inputs]
         stats: dict = {}
-        try:
-            run_prim_func(func, arrays, mode=mode, stats=stats)
-            check = None
-        except RuntimeCheckError as err:
-            check = err.check
+        with _chunk_sizes(chunks):
+            try:
+                run_prim_func(func, arrays, mode=mode, stats=stats)
+                check = None
+            except RuntimeCheckError as err:
+                check = err.check
         outcomes[mode] = (check, [bits(a) for a in arrays], stats)
     scalar, vector = outcomes["scalar"], outcomes["vectorized"]
     assert scalar[0] == vector[0]
