@@ -43,9 +43,19 @@ def numpy_dtype(dt: DataType) -> np.dtype:
     raise DTypeError(f"no NumPy dtype for TVM data type {name!r}")
 
 
+_OF_NUMPY: dict[np.dtype, DataType] = {}
+
+
 def dtype_of_numpy(dtype: np.dtype | type) -> DataType:
     """The TVM data type whose values ``dtype`` holds (byte order is ignored)."""
     dtype = np.dtype(dtype)
+    hit = _OF_NUMPY.get(dtype)
+    if hit is None:
+        hit = _OF_NUMPY[dtype] = _dtype_of_numpy(dtype)
+    return hit
+
+
+def _dtype_of_numpy(dtype: np.dtype) -> DataType:
     if dtype == np.bool_:
         return BOOL
     for (code, bits), np_type in _STANDARD.items():

@@ -107,15 +107,17 @@ class _Rounding:
         self.work = np.dtype(np.float64) if dt == np.float64 else np.dtype(np.float32)
 
     def __call__(self, v) -> np.ndarray:
-        """Round to the dtype, hand back in the working precision."""
-        return np.asarray(v, dtype=self.work).astype(self.dt).astype(self.work)
+        """Round to the dtype, hand back in the working precision (no copies when the
+        dtype is the working precision)."""
+        return np.asarray(v, dtype=self.work).astype(self.dt, copy=False).astype(
+            self.work, copy=False)
 
     def const(self, c: float) -> np.ndarray:
         """A constant of the dtype (TIR ``tirx.const(c, dtype)``)."""
         return self(np.asarray(c, dtype=np.float64))
 
     def result(self, v) -> np.ndarray:
-        return np.asarray(v, dtype=self.work).astype(self.dt)
+        return np.asarray(v, dtype=self.work).astype(self.dt, copy=False)
 
 
 @quiet

@@ -399,11 +399,11 @@ def _rms_norm(attrs, x, weight):
     axes = runtime_axes(attrs.get("axes"), x.ndim, "EXEC-nn-norm-1")
     w = _param_broadcast(weight, x, axes, "weight", "EXEC-nn-norm-1")
     st = np.dtype(np.float64) if x.dtype == np.float64 else np.dtype(np.float32)
-    xs = x.astype(st)
+    xs = x.astype(st, copy=False)
     count = st.type(int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
     square_sum = np.sum(xs * xs, axis=tuple(axes), keepdims=True, dtype=st)
     rs = st.type(1) / np.sqrt(square_sum / count + st.type(attrs.get("epsilon")))
-    return (rs * xs * w.astype(st)).astype(x.dtype)
+    return (rs * xs * w.astype(st, copy=False)).astype(x.dtype, copy=False)
 
 
 @quiet
