@@ -1,0 +1,12 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(ndim=2, dtype="float32")):
+        n = T.int64()
+        y = R.match_cast(x, R.Tensor((n, n), "float32"))
+        z = R.add(y, y)
+        return (z, R.prim_value(n))

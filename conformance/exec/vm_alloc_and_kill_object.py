@@ -1,0 +1,22 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32")):
+        R.func_attr({"relax.force_pure": True})
+        cls = Module
+        storage = R.vm.alloc_storage(R.shape([16]), R.prim_value(0), R.dtype("uint8"))
+        a = R.vm.alloc_tensor(storage, R.prim_value(0), R.shape([4]), R.dtype("float32"))
+        cls.add_one(x, a)
+        b = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), 0)
+        cls.add_one(a, b)
+        R.vm.kill_object(a)
+        return (b, a)
+
+    @T.prim_func(private=True, s_tir=True)
+    def add_one(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+        for i in range(4):
+            B[i] = A[i] + T.float32(1)

@@ -1,0 +1,23 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def f(A: T.Buffer((4,), "float32"), O: T.Buffer((4,), "float32")):
+        C = T.sblock_alloc_buffer((T.int64(1099511627776),))
+        for i in T.serial(4):
+            with T.sblock("c"):
+                vi = T.axis.spatial(4, i)
+                C[vi] = A[vi]
+        for i in T.serial(4):
+            with T.sblock("o"):
+                vi = T.axis.spatial(4, i)
+                O[vi] = C[vi] + T.float32(1)
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32")):
+        cls = Module
+        y = R.call_tir(cls.f, (x,), out_ty=R.Tensor((4,), "float32"))
+        return y

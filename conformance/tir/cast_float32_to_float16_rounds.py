@@ -1,0 +1,16 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def f(A: T.Buffer((6,), "float32"), B: T.Buffer((6,), "float16")):
+        for i in range(6):
+            B[i] = T.Cast("float16", A[i])
+
+    @R.function
+    def main(x: R.Tensor((6,), "float32")):
+        cls = Module
+        y = R.call_tir(cls.f, (x,), out_ty=R.Tensor((6,), "float16"))
+        return y

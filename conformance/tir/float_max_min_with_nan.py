@@ -1,0 +1,17 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def f(A: T.Buffer((7,), "float32"), B: T.Buffer((7,), "float32"), MX: T.Buffer((7,), "float32"), MN: T.Buffer((7,), "float32")):
+        for i in T.serial(7):
+            MX[i] = T.max(A[i], B[i])
+            MN[i] = T.min(A[i], B[i])
+
+    @R.function
+    def main(x: R.Tensor((7,), "float32"), y: R.Tensor((7,), "float32")):
+        cls = Module
+        y = R.call_tir(cls.f, (x, y), out_ty=[R.Tensor((7,), "float32"), R.Tensor((7,), "float32")])
+        return y

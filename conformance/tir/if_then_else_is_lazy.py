@@ -1,0 +1,16 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def f(A: T.Buffer((4,), "float32"), O: T.Buffer((6,), "float32")):
+        for i in T.serial(6):
+            O[i] = T.if_then_else(i < 4, A[i], T.float32(-1))
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32")):
+        cls = Module
+        y = R.call_tir(cls.f, (x,), out_ty=R.Tensor((6,), "float32"))
+        return y

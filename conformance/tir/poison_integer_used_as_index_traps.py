@@ -1,0 +1,17 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def f(A: T.Buffer((4,), "float32"), O: T.Buffer((4,), "float32")):
+        K = T.decl_buffer((4,), "int8")
+        for i in T.serial(4):
+            O[i] = A[K[i]]
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32")):
+        cls = Module
+        y = R.call_tir(cls.f, (x,), out_ty=R.Tensor((4,), "float32"))
+        return y

@@ -1,0 +1,17 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def f(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+        B[0] = A[0]
+        for i in T.serial(1, 8):
+            B[i] = B[i - 1] + A[i]
+
+    @R.function
+    def main(x: R.Tensor((8,), "float32")):
+        cls = Module
+        y = R.call_tir(cls.f, (x,), out_ty=R.Tensor((8,), "float32"))
+        return y

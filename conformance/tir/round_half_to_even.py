@@ -1,0 +1,16 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def f(A: T.Buffer((10,), "float32"), B: T.Buffer((10,), "float32")):
+        for i in range(10):
+            B[i] = T.round(A[i])
+
+    @R.function
+    def main(x: R.Tensor((10,), "float32")):
+        cls = Module
+        y = R.call_tir(cls.f, (x,), out_ty=R.Tensor((10,), "float32"))
+        return y

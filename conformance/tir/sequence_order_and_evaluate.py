@@ -1,0 +1,20 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+        T.evaluate(0)
+        for i in range(4):
+            B[i] = A[i]
+            B[i] = B[i] * T.float32(2)
+        B[0] = T.float32(5)
+        T.evaluate(T.float32(1) + A[0])
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32")):
+        cls = Module
+        y = R.call_tir(cls.f, (x,), out_ty=R.Tensor((4,), "float32"))
+        return y
