@@ -1416,7 +1416,7 @@ def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
         "attr_statement_is_a_hint",
         module([f], call_main([("x", ann((4,)))], ["x"], ann((4,)))),
         [ok([tensor(a)], [tensor(a + np.float32(1))])],
-        ["EXEC-tir-attr-1"],
+        ["EXEC-tir-attr-1", "SYN-tir-15"],
         "An AttrStmt other than thread_extent / virtual_thread (`with T.attr(0, "
         "\"pragma_note\", 1):`) is a hint: its body runs once. B = A + 1."))
 

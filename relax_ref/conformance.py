@@ -299,35 +299,34 @@ class TVMImpl(Implementation):
             return v
 
         # TVM's compiled code can kill the process (an integer division by zero raises
-        # SIGFPE), so each run happens in a forked child that reports back.
-        import multiprocessing
+        # SIGFPE), so each run happens in a forked child that reports back. os.fork, not
+        # multiprocessing, so that this also works inside the runner's pool workers.
+        import os
+        import pickle
 
-        ctx = multiprocessing.get_context("fork")
-        parent, child = ctx.Pipe(duplex=False)
-
-        def work() -> None:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child
+            os.close(read_fd)
             try:
-                result = vm[entry](*[convert(a) for a in args])
-                child.send(("ok", _flatten_tvm(result)))
-            except Exception as err:  # noqa: BLE001
-                child.send(("trap", _first_line(err)))
-            child.close()
-
-        proc = ctx.Process(target=work)
-        proc.start()
-        child.close()
-        message = None
-        try:
-            if parent.poll(600):
-                message = parent.recv()
-        except EOFError:  # the child died without reporting
-            message = None
-        proc.join(10)
-        if message is None:
-            if proc.is_alive():
-                proc.kill()
-            raise Trap(f"the TVM run died (exit code {proc.exitcode})", None)
-        kind, payload = message
+                try:
+                    result = vm[entry](*[convert(a) for a in args])
+                    message = ("ok", _flatten_tvm(result))
+                except Exception as err:  # noqa: BLE001
+                    message = ("trap", _first_line(err))
+                with os.fdopen(write_fd, "wb") as out:
+                    pickle.dump(message, out)
+            finally:
+                os._exit(0)
+        os.close(write_fd)
+        with os.fdopen(read_fd, "rb") as inp:
+            data = inp.read()
+        _, status = os.waitpid(pid, 0)
+        if not data:
+            how = (f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status)
+                   else f"exit code {os.WEXITSTATUS(status)}")
+            raise Trap(f"the TVM run died ({how})", None)
+        kind, payload = pickle.loads(data)  # our own child's message
         if kind == "trap":
             raise Trap(payload, None)
         return payload
@@ -346,42 +345,28 @@ def _first_line(err: Exception) -> str:
 def _parses_in_time(text: str, seconds: float) -> bool:
     """Whether TVM's parser finishes on ``text`` (it can loop forever on some inputs):
     tried in a forked child so a hang cannot stop the runner."""
-    import multiprocessing
+    import os
+    import time as _time
 
-    ctx = multiprocessing.get_context("fork")
-
-    def attempt() -> None:
-        from tvm.script import from_source
-
+    pid = os.fork()
+    if pid == 0:  # the child
         try:
+            from tvm.script import from_source
+
             from_source(text)
-        except Exception:  # noqa: BLE001 - only termination matters here
+        except BaseException:  # noqa: BLE001 - only termination matters here
             pass
-
-    proc = ctx.Process(target=attempt)
-    proc.start()
-    proc.join(seconds)
-    if proc.is_alive():
-        proc.kill()
-        proc.join()
-        return False
-    return True
-
-
-def _flatten_tvm(v) -> list:
-    if type(v).__name__ in ("ShapeTuple", "Shape"):  # a tuple subclass in TVM 0.27
-        return [Shape(tuple(int(d) for d in v))]
-    if isinstance(v, (list, tuple)) or type(v).__name__ in ("Array", "ADT"):
-        out = []
-        for x in v:
-            out.extend(_flatten_tvm(x))
-        return out
-    if hasattr(v, "numpy"):
-        return [v.numpy()]
-    if isinstance(v, (int, float, bool)):
-        return [Prim(v, "bool" if isinstance(v, bool) else ("float64" if isinstance(v, float)
-                                                             else "int64"))]
-    return [v]
+        finally:
+            os._exit(0)
+    deadline = _time.monotonic() + seconds
+    while _time.monotonic() < deadline:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return True
+        _time.sleep(0.01)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    return False
 
 
 IMPLEMENTATIONS = {"relax_ref": RelaxRefImpl, "tvm": TVMImpl}
@@ -473,6 +458,9 @@ def _check(case: Case, impl: Implementation) -> tuple[bool, str]:
         try:
             outs = impl.run(handle, run.entry, run.args)
         except Trap as err:
+            if str(err).startswith("the TVM run died"):
+                # A crash is not a trap: the implementation has no check there.
+                return False, f"run {i}: {err}"
             if run.expect == "trap":
                 if run.kind and err.kind and run.kind != err.kind:
                     return False, f"run {i}: trapped with kind {err.kind}, expected {run.kind}: {err}"

@@ -695,6 +695,10 @@ class RelaxReader(Reader):
             if len(args) != 1 or kwargs:
                 raise self.error("R.dtype takes one dtype string", node, rule="SYN-relax-9")
             return rx.DataTypeImm(self.dtype_arg(args[0]), span=span)
+        if name == "tuple":
+            if kwargs:
+                raise self.error("R.tuple takes only fields", node, rule="SYN-relax-9")
+            return rx.Tuple(tuple(self.expr(a) for a in args), span=span)
         if name == "ExternFunc":
             value = self.value(args[0]) if len(args) == 1 else None
             if not isinstance(value, str):

@@ -646,6 +646,8 @@ class TirReader(Reader):
             kind = callee[1]
             if kind in BLOCK_NAMES:
                 return self.block(stmt, ctx_node, suite)
+            if kind in ("attr", "launch_thread"):
+                return self.attr_statement(kind, ctx_node, suite, stmt)
             if kind == "init":
                 frame = self.frames[-1] if len(self.frames) > 1 else None
                 if frame is None:
@@ -656,6 +658,31 @@ class TirReader(Reader):
                 return None
         raise self.error("a `with` in a prim_func is T.sblock(...) (or T.block) or T.init()",
                          ctx_node, rule="SYN-tir-11")
+
+    def attr_statement(self, kind: str, ctx_node: Tree, suite: Tree, stmt: Tree) -> tir.Stmt:
+        """``with T.attr(node, "key", value):`` -- an annotation of its body (SYN-tir-15);
+        ``with T.launch_thread("threadIdx.x", n):`` is ``T.attr(thread, "thread_extent", n)``."""
+        args, kwargs = self.split_args(ctx_node.children[1])
+        if kwargs:
+            raise self.error(f"T.{kind} takes positional arguments", ctx_node, rule="SYN-tir-15")
+        if kind == "attr":
+            if len(args) != 3:
+                raise self.error("T.attr takes (node, key, value)", ctx_node, rule="SYN-tir-15")
+            node_value = self.value(args[0])
+            key = self.value(args[1])
+            if not isinstance(key, str):
+                raise self.error("the key of T.attr is a string", args[1], rule="SYN-tir-15")
+            value = self.prim(args[2])
+        else:
+            if len(args) != 2:
+                raise self.error("T.launch_thread takes (thread, extent)", ctx_node,
+                                 rule="SYN-tir-15")
+            node_value = self.value(args[0])
+            key, value = "thread_extent", self.prim(args[1])
+        if isinstance(node_value, (int, float, bool)):
+            node_value = self.prim(args[0])
+        body = self.block_body(_statements(suite))
+        return tir.AttrStmt(node_value, key, value, body, span=self.ctx.span(stmt))
 
     def block(self, stmt: Tree, ctx_node: Tree, suite: Tree) -> tir.Stmt:
         args, kwargs = self.split_args(ctx_node.children[1])
@@ -834,13 +861,15 @@ def _rename_buffer(buf: tir.Buffer, name: str) -> tir.Buffer:
 
 def infer_regions(body: tir.Stmt, init: tir.Stmt | None, allocated: list[tir.Buffer]):
     """The reads and writes of a block whose text omits T.reads / T.writes: every
-    buffer it loads or stores, in order of first access, each access a point region
+    buffer it loads or stores, in order of first access, each access a point region,
+    or the whole dimension where the index uses a variable bound inside the block
     (spec/syntax.md, SYN-tir-13). Buffers the block allocates are not listed; when the
     block has an init, the buffers it writes are not listed as reads (a reduction's
     accumulator), as TVM does."""
     reads: dict[int, list] = {}
     writes: dict[int, list] = {}
     own = {id(b) for b in allocated}
+    inner: set[int] = set()  # variables bound inside the block: loops, inner iter vars, lets
 
     def visit_expr(e: P.PrimExpr) -> None:
         if isinstance(e, tir.BufferLoad):
@@ -865,17 +894,22 @@ def infer_regions(body: tir.Stmt, init: tir.Stmt | None, allocated: list[tir.Buf
             for x in s.seq:
                 visit(x)
         elif isinstance(s, tir.For):
+            inner.add(id(s.loop_var))
             visit(s.body)
         elif isinstance(s, tir.IfThenElse):
             visit_expr(s.condition)
             visit(s.then_case)
             visit(s.else_case)
         elif isinstance(s, (tir.LetStmt,)):
+            inner.add(id(s.var))
             visit_expr(s.value)
             visit(s.body)
         elif isinstance(s, tir.Evaluate):
             visit_expr(s.value)
         elif isinstance(s, tir.SBlockRealize):
+            for iv in s.block.iter_vars:
+                inner.add(id(iv.var))
+            own.update(id(b) for b in s.block.alloc_buffers)
             visit(s.block.init)
             visit(s.block.body)
         elif isinstance(s, (tir.DeclBuffer, tir.Allocate, tir.AttrStmt, tir.While)):
@@ -885,8 +919,16 @@ def infer_regions(body: tir.Stmt, init: tir.Stmt | None, allocated: list[tir.Buf
     visit(body)
 
     def region(entry) -> tir.BufferRegion:
+        """A point per index; an index using a variable bound inside the block covers
+        the whole dimension (a sound over-approximation of what TVM relaxes)."""
         buf, indices = entry
-        return tir.BufferRegion(buf, tuple(tir.Range(i, pb.literal(1, i.dtype)) for i in indices))
+        ranges = []
+        for i, extent in zip(indices, buf.shape):
+            if any(id(v) in inner for v in P.free_vars(i)):
+                ranges.append(tir.Range(pb.literal(0, extent.dtype), extent))
+            else:
+                ranges.append(tir.Range(i, pb.literal(1, i.dtype)))
+        return tir.BufferRegion(buf, tuple(ranges))
 
     write_regions = tuple(region(v) for v in writes.values())
     read_regions = tuple(region(v) for k, v in reads.items()

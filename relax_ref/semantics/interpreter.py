@@ -91,9 +91,21 @@ class Interpreter:
             raise RuntimeCheckError(f"the module has no function {entry!r} (functions: "
                                     f"{', '.join(self.mod.functions)})", None, check="entry",
                                     rule="EXEC-call-1")
-        if isinstance(func, tir.PrimFunc):
-            return self.call_prim_func(func, list(args), None)
-        return self.call_function(func, list(args), None, name=entry)
+        # Each Relax call takes a few Python frames; make room for the configured call
+        # depth (EXEC-limit-2 is then reached before Python's own limit), and turn any
+        # RecursionError left into the same ResourceError.
+        previous = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(previous, 40 * self.limits.max_call_depth + 2000))
+        try:
+            if isinstance(func, tir.PrimFunc):
+                return self.call_prim_func(func, list(args), None)
+            return self.call_function(func, list(args), None, name=entry)
+        except RecursionError:
+            self.depth = 0
+            raise ResourceError("evaluation nested too deeply for the interpreter (deep "
+                                "recursion or nesting)", None, rule="EXEC-limit-2") from None
+        finally:
+            sys.setrecursionlimit(previous)
 
     # -- functions (EXEC-call-*) -------------------------------------------------------------------
     def call_function(self, func: rx.Function, args: list, span, *, name: str = "function",
@@ -382,7 +394,10 @@ def _eval_assert(interp: Interpreter, e: rx.Call, frame: Frame):
         fmt = e.attrs.get("format", "Assertion failed")
         if isinstance(fmt, rx.StringImm):
             fmt = fmt.value
-        rest = [interp.expr(a, frame) for a in e.args[1:]]
+        rest = []
+        for a in e.args[1:]:
+            v = interp.expr(a, frame)
+            rest.extend(v if isinstance(v, tuple) else [v])  # the format args are a tuple
         try:
             message = str(fmt).format(*[_show(v) for v in rest])
         except (IndexError, KeyError, ValueError):
@@ -626,6 +641,8 @@ def _mismatch(value, sinfo: si.StructInfo, env: dict) -> str | None:
                 want = evaluate_int(sinfo.value, env)
             except EvaluationError:
                 return None  # floats and unknowns are not checked symbolically
+            if sinfo.dtype.is_integer:
+                want = _wrap(int(want), sinfo.dtype)  # as EXEC-sym-2 computes values
             if want != value.value:
                 return f"value {value.value} is not {_pe(sinfo.value)} = {want}"
         return None
