@@ -272,7 +272,7 @@ class TVMImpl(Implementation):
         try:
             mod = from_source(text)
         except Exception as err:  # noqa: BLE001 - TVM raises many kinds
-            raise Malformed(str(err).splitlines()[-1] if str(err) else type(err).__name__) from None
+            raise Malformed(_first_line(err)) from None
         try:
             if relax.analysis.well_formed(mod) is False:
                 raise Invalid("relax.analysis.well_formed returned False")
@@ -336,10 +336,12 @@ def _first_line(err: Exception) -> str:
     """The informative line of a TVM error: its ``error:`` line when there is one."""
     lines = [line.strip() for line in str(err).splitlines() if line.strip()]
     for line in lines:
-        if line.startswith("error:") or ": error:" in line or line.startswith("TypeError") \
-                or line.startswith("ValueError"):
+        if "error:" in line or line.startswith(("TypeError", "ValueError")):
             return line
-    return lines[-1] if lines else type(err).__name__
+    # A diagnostic whose last lines are the source and a caret: take the text before.
+    meaningful = [line for line in lines if not line.startswith(("|", "-->", "^"))
+                  and not set(line) <= set("|^ ")]
+    return meaningful[-1] if meaningful else (lines[-1] if lines else type(err).__name__)
 
 
 def _parses_in_time(text: str, seconds: float) -> bool:
@@ -367,6 +369,22 @@ def _parses_in_time(text: str, seconds: float) -> bool:
     os.kill(pid, 9)
     os.waitpid(pid, 0)
     return False
+
+
+def _flatten_tvm(v) -> list:
+    if type(v).__name__ in ("ShapeTuple", "Shape"):  # a tuple subclass in TVM 0.27
+        return [Shape(tuple(int(d) for d in v))]
+    if isinstance(v, (list, tuple)) or type(v).__name__ in ("Array", "ADT"):
+        out = []
+        for x in v:
+            out.extend(_flatten_tvm(x))
+        return out
+    if hasattr(v, "numpy"):
+        return [v.numpy()]
+    if isinstance(v, (int, float, bool)):
+        return [Prim(v, "bool" if isinstance(v, bool) else ("float64" if isinstance(v, float)
+                                                             else "int64"))]
+    return [v]
 
 
 IMPLEMENTATIONS = {"relax_ref": RelaxRefImpl, "tvm": TVMImpl}
