@@ -1,0 +1,126 @@
+"""DeadCodeElimination (TVM's name): drop bindings nobody uses and private functions no
+public function reaches (spec/passes.md, PASS-dce-*).
+
+A binding is kept when any of these holds (PASS-dce-1):
+- its variable is used later, or leaves its dataflow block through R.output and is used;
+- its value has an effect: an impure op, a packed call, a direct call of a PrimFunc
+  (destination passing), or a call of an impure function;
+- it is a match_cast whose check could fail at run time, or that defines symbolic
+  variables (DESIGN.md section 7: removing such a match_cast leaves uses of its
+  variables undefined, or skips a check the program relies on).
+"""
+from __future__ import annotations
+
+from relax_ref.ir import relax as rx
+from relax_ref.ir import struct_info as si
+from relax_ref.ir import tir
+from relax_ref.ops.registry import lookup
+from relax_ref.semantics.normalize import normalize
+from relax_ref.semantics.sinfo_relations import Check, base_check, defined_symbols
+from relax_ref.solver.analyzer import Analyzer
+
+from .registry import register_pass
+from .rewrite import Rewriter, finish, used_vars
+
+
+def has_effect(value: rx.Expr, mod: rx.IRModule) -> bool:
+    """PASS-dce-2: whether evaluating ``value`` may do more than compute a value."""
+    if not isinstance(value, rx.Call):
+        return False
+    op = value.op
+    if isinstance(op, rx.Op):
+        opdef = lookup(op.name)
+        return opdef is None or not opdef.pure
+    if isinstance(op, rx.ExternFunc):
+        return True
+    if isinstance(op, rx.GlobalVar):
+        f = mod.functions.get(op.name_hint)
+        return isinstance(f, tir.PrimFunc) or (isinstance(f, rx.Function) and not f.is_pure)
+    s = op.struct_info
+    return not (isinstance(s, si.FuncStructInfo) and s.purity)
+
+
+class _DeadBindings(Rewriter):
+    def __init__(self, mod: rx.IRModule):
+        super().__init__()
+        self.mod = mod
+        self.analyzer = Analyzer()
+
+    def seq(self, s: rx.SeqExpr) -> rx.SeqExpr:
+        # Walk blocks backwards, keeping what later code (or the body) needs.
+        live = used_vars(s.body)
+        new_blocks: list[rx.BindingBlock] = []
+        for block in reversed(s.blocks):
+            kept: list[rx.Binding] = []
+            for b in reversed(block.bindings):
+                value = self.expr(b.value)
+                if self._needed(b, value, live):
+                    live |= used_vars(value)
+                    kept.append(b if value is b.value else _rebind(b, value))
+            kept.reverse()
+            if kept:
+                new_blocks.append(type(block)(tuple(kept), span=block.span))
+        new_blocks.reverse()
+        return rx.SeqExpr(tuple(new_blocks), s.body, span=s.span)
+
+    def _needed(self, b: rx.Binding, value: rx.Expr, live: set[int]) -> bool:
+        if id(b.var) in live:
+            return True
+        if has_effect(value, self.mod):
+            return True
+        if isinstance(b, rx.MatchCast):
+            if defined_symbols([b.struct_info]):
+                return True
+            source = b.value.struct_info
+            if source is None or base_check(b.struct_info, source, self.analyzer) is not Check.PASS:
+                return True
+        return False
+
+
+def _rebind(b: rx.Binding, value: rx.Expr) -> rx.Binding:
+    if isinstance(b, rx.MatchCast):
+        return rx.MatchCast(b.var, value, b.struct_info, span=b.span)
+    return rx.VarBinding(b.var, value, span=b.span)
+
+
+def _reachable(mod: rx.IRModule) -> set[str]:
+    """PASS-dce-3: functions reachable from the public ones."""
+    todo = [name for name, f in mod.functions.items()
+            if not (getattr(f, "is_private", False))]
+    seen = set(todo)
+    while todo:
+        f = mod.functions[todo.pop()]
+        if isinstance(f, rx.Function):
+            for name in _global_refs(f):
+                if name in mod.functions and name not in seen:
+                    seen.add(name)
+                    todo.append(name)
+    return seen
+
+
+def _global_refs(func: rx.Function) -> set[str]:
+    refs: set[str] = set()
+
+    class _Refs(Rewriter):
+        def expr(self, e):
+            if isinstance(e, rx.GlobalVar):
+                refs.add(e.name_hint)
+            return super().expr(e)
+
+        def call(self, e):
+            if isinstance(e.op, rx.GlobalVar):
+                refs.add(e.op.name_hint)
+            return super().call(e)
+
+    _Refs().function(func)
+    return refs
+
+
+@register_pass("DeadCodeElimination", exact=True)
+def dead_code_elimination(mod: rx.IRModule) -> rx.IRModule:
+    """Remove unused bindings without effects and unreachable private functions."""
+    mod = normalize(mod)
+    out = _DeadBindings(mod).module(mod)
+    keep = _reachable(out)
+    out = out.with_functions({k: v for k, v in out.functions.items() if k in keep})
+    return finish(out)

@@ -1,0 +1,77 @@
+"""Passes: functions IRModule -> IRModule with TVM's names and a contract
+(DESIGN.md section 5, spec/passes.md).
+
+    @register_pass("DeadCodeElimination", exact=True)
+    def dead_code_elimination(mod: IRModule) -> IRModule: ...
+
+A pass never mutates its input (the IR is immutable). Its metadata says which IR form it
+needs (``requires``), which it produces (``produces``), and whether it preserves results
+exactly or only within float tolerance (``exact``). ``passes/verify.py`` checks every
+claim by running the interpreter on both modules.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from relax_ref.ir.relax import IRModule
+
+
+@dataclass(frozen=True)
+class Pass:
+    name: str
+    run: Callable[[IRModule], IRModule]
+    exact: bool = True
+    requires: tuple[str, ...] = ()
+    produces: tuple[str, ...] = ()
+    doc: str = ""
+    options: dict = field(default_factory=dict)
+
+    def __call__(self, mod: IRModule) -> IRModule:
+        return self.run(mod)
+
+
+_PASSES: dict[str, Pass] = {}
+
+
+def register_pass(name: str, *, exact: bool = True, requires: tuple[str, ...] = (),
+                  produces: tuple[str, ...] = ()):
+    """Decorator registering ``fn`` as the pass ``name`` (TVM's name)."""
+    def wrap(fn: Callable[[IRModule], IRModule]) -> Pass:
+        if name in _PASSES:
+            raise ValueError(f"pass {name} registered twice")
+        p = Pass(name, fn, exact, tuple(requires), tuple(produces), (fn.__doc__ or "").strip())
+        _PASSES[name] = p
+        return p
+    return wrap
+
+
+def get_pass(name: str) -> Pass:
+    _load()
+    if name not in _PASSES:
+        raise KeyError(f"no pass named {name!r} (passes: {', '.join(sorted(_PASSES))})")
+    return _PASSES[name]
+
+
+def all_passes() -> dict[str, Pass]:
+    _load()
+    return dict(_PASSES)
+
+
+_LOADED = False
+
+
+def _load() -> None:
+    """Import every pass module once so their passes register themselves."""
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    import importlib
+    import pkgutil
+
+    import relax_ref.passes as pkg
+
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if info.name not in ("registry", "verify", "rewrite", "pipeline"):
+            importlib.import_module(f"relax_ref.passes.{info.name}")

@@ -1,0 +1,148 @@
+"""The one traversal every pass uses (STYLE.md: passes do not write their own).
+
+``Rewriter`` rebuilds Relax IR bottom-up. A subclass overrides only what its pass is
+about (``binding``, ``call``, ``use``...). Unchanged subtrees are returned as the same
+objects, and variables are remapped consistently through ``var_map``. Rebuilt
+expressions carry no struct info: a pass ends with ``normalize`` (``finish``), which
+deduces it again, so no pass can leave stale facts behind.
+"""
+from __future__ import annotations
+
+from relax_ref.ir import relax as rx
+from relax_ref.ir import tir
+
+
+class Rewriter:
+    def __init__(self) -> None:
+        self.var_map: dict[int, rx.Expr] = {}
+
+    # -- module and functions ---------------------------------------------------------------
+    def module(self, mod: rx.IRModule) -> rx.IRModule:
+        funcs = {}
+        for name, f in mod.functions.items():
+            funcs[name] = self.global_function(name, f) if isinstance(f, rx.Function) else \
+                self.prim_func(name, f)
+        return mod.with_functions({k: v for k, v in funcs.items() if v is not None})
+
+    def global_function(self, name: str, func: rx.Function) -> rx.Function | None:
+        return self.function(func)
+
+    def prim_func(self, name: str, func: tir.PrimFunc) -> tir.PrimFunc | None:
+        return func
+
+    def function(self, func: rx.Function) -> rx.Function:
+        params = tuple(self.param(p) for p in func.params)
+        body = self.seq(func.body)
+        if body is func.body and all(a is b for a, b in zip(params, func.params)):
+            return func
+        return rx.Function(params, body, func.ret_struct_info, func.is_pure, func.attrs,
+                           func.is_private, span=func.span)
+
+    def param(self, p: rx.Var) -> rx.Var:
+        return p
+
+    # -- blocks and bindings ----------------------------------------------------------------
+    def seq(self, s: rx.SeqExpr) -> rx.SeqExpr:
+        blocks = []
+        changed = False
+        for block in s.blocks:
+            new = self.block(block)
+            changed |= new is not block
+            if new is not None and new.bindings:
+                blocks.append(new)
+            elif new is not None or block.bindings:
+                changed = True
+        body = self.expr(s.body)
+        if not changed and body is s.body:
+            return s
+        return rx.SeqExpr(tuple(blocks), body, span=s.span)
+
+    def block(self, block: rx.BindingBlock) -> rx.BindingBlock | None:
+        out: list[rx.Binding] = []
+        changed = False
+        for b in block.bindings:
+            new = self.binding(b)
+            if len(new) != 1 or new[0] is not b:
+                changed = True
+            out.extend(new)
+        if not changed:
+            return block
+        return type(block)(tuple(out), span=block.span)
+
+    def binding(self, b: rx.Binding) -> list[rx.Binding]:
+        """The bindings that replace ``b`` (none to drop it)."""
+        value = self.expr(b.value)
+        var = self.bind_var(b.var)
+        if value is b.value and var is b.var:
+            return [b]
+        if isinstance(b, rx.MatchCast):
+            return [rx.MatchCast(var, value, b.struct_info, span=b.span)]
+        return [rx.VarBinding(var, value, span=b.span)]
+
+    def bind_var(self, var: rx.Var) -> rx.Var:
+        """The variable a binding defines (a pass may rename or retype it)."""
+        mapped = self.var_map.get(id(var))
+        return mapped if isinstance(mapped, rx.Var) else var
+
+    # -- expressions --------------------------------------------------------------------------
+    def use(self, v: rx.Var) -> rx.Expr:
+        return self.var_map.get(id(v), v)
+
+    def expr(self, e: rx.Expr) -> rx.Expr:
+        if isinstance(e, rx.Var):
+            return self.use(e)
+        if isinstance(e, rx.Call):
+            return self.call(e)
+        if isinstance(e, rx.Tuple):
+            fields = tuple(self.expr(f) for f in e.fields)
+            if all(a is b for a, b in zip(fields, e.fields)):
+                return e
+            return rx.Tuple(fields, span=e.span)
+        if isinstance(e, rx.TupleGetItem):
+            t = self.expr(e.tuple_value)
+            return e if t is e.tuple_value else rx.TupleGetItem(t, e.index, span=e.span)
+        if isinstance(e, rx.If):
+            cond = self.expr(e.cond)
+            then_b, else_b = self.seq(e.true_branch), self.seq(e.false_branch)
+            if cond is e.cond and then_b is e.true_branch and else_b is e.false_branch:
+                return e
+            return rx.If(cond, then_b, else_b, span=e.span)
+        if isinstance(e, rx.SeqExpr):
+            return self.seq(e)
+        if isinstance(e, rx.Function):
+            return self.function(e)
+        return e  # leaves: constants, shapes, prim values, strings, globals, ops
+
+    def call(self, e: rx.Call) -> rx.Expr:
+        op = self.expr(e.op) if isinstance(e.op, rx.Var) else e.op
+        args = tuple(self.expr(a) for a in e.args)
+        if op is e.op and all(a is b for a, b in zip(args, e.args)):
+            return e
+        return rx.Call(op, args, e.attrs, e.sinfo_args, span=e.span)
+
+
+def finish(mod: rx.IRModule) -> rx.IRModule:
+    """A pass's result in normal form, with every struct info deduced again."""
+    from relax_ref.semantics.normalize import normalize
+
+    return normalize(mod)
+
+
+def used_vars(e) -> set[int]:
+    """The ids of every Relax variable used anywhere inside ``e`` (an expression, a
+    binding block or a function), including inside nested functions."""
+    out: set[int] = set()
+
+    class _Collect(Rewriter):
+        def use(self, v: rx.Var) -> rx.Expr:
+            out.add(id(v))
+            return v
+
+    c = _Collect()
+    if isinstance(e, rx.Function):
+        c.function(e)
+    elif isinstance(e, rx.BindingBlock):
+        c.block(e)
+    else:
+        c.expr(e)
+    return out

@@ -1,0 +1,183 @@
+"""The differential harness (DESIGN.md decision 8, spec/passes.md "Verification").
+
+``check_pass(p, mod, trials=N, seed=S)`` runs the pass, checks that its result is well
+formed, then runs both modules in the interpreter on random inputs, at several values of
+each symbolic variable (respecting declared bounds, 0 and 1 included where legal), and
+compares:
+
+- integers and bools exactly;
+- floats within tolerance (exact for passes that claim ``exact``), NaN positions equal;
+- traps must match: a trap of the same kind on both sides.
+
+A failure raises ``PassVerificationError`` naming the pass, the function, the symbolic
+values, the inputs and both outcomes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from relax_ref.ir import relax as rx
+from relax_ref.semantics.errors import RelaxError, ResourceError, RuntimeCheckError
+from relax_ref.semantics.inputs import InputError, random_value, symbols_needed
+from relax_ref.semantics.interpreter import Interpreter, flatten_values
+from relax_ref.semantics.values import PrimScalar, ShapeValue, describe_value
+from relax_ref.semantics.well_formed import check_well_formed
+
+from .registry import Pass
+
+FLOAT_RTOL, FLOAT_ATOL = 1e-5, 1e-6
+SYM_CHOICES = (1, 0, 2, 3, 5, 8)  # values tried for symbolic variables, in this order
+
+
+class PassVerificationError(AssertionError):
+    """The pass broke well-formedness or changed a result."""
+
+    def __init__(self, message: str, *, pass_name: str, details: dict):
+        super().__init__(message)
+        self.pass_name = pass_name
+        self.details = details
+
+
+@dataclass
+class Report:
+    pass_name: str
+    functions: list[str]
+    trials: int = 0
+    compared: int = 0
+    traps_matched: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def check_pass(p: Pass, mod: rx.IRModule, *, trials: int = 4, seed: int = 0,
+               entries: list[str] | None = None) -> Report:
+    """Verify pass ``p`` on ``mod`` (see the module docstring); returns a Report."""
+    after = p(mod)
+    errors = check_well_formed(after)
+    if errors:
+        raise PassVerificationError(
+            f"{p.name} produced ill-formed IR:\n" + "\n".join(e.render() for e in errors[:5]),
+            pass_name=p.name, details={"errors": errors})
+    before_interp = Interpreter(mod)
+    after_interp = Interpreter(after)
+    if entries is None:
+        entries = [name for name, f in before_interp.mod.functions.items()
+                   if isinstance(f, rx.Function) and not f.is_private and name in after.functions]
+    report = Report(p.name, list(entries))
+    rng = np.random.default_rng(seed)
+    for name in entries:
+        func = before_interp.mod.functions[name]
+        symbols = symbols_needed(func)
+        bounds = _upper_bounds(func)
+        for trial in range(trials):
+            env = {}
+            for k, v in enumerate(symbols):
+                choices = [c for c in SYM_CHOICES if c <= bounds.get(v.name, c)]
+                env[v] = choices[(trial + k) % len(choices)] if trial < len(choices) \
+                    else int(rng.integers(0, min(bounds.get(v.name, 9), 9) + 1))
+            try:
+                args = [random_value(param.struct_info, env, rng, what=param.name_hint)
+                        for param in func.params]
+            except InputError as err:
+                report.notes.append(f"{name}: cannot make inputs ({err})")
+                break
+            report.trials += 1
+            expected = _outcome(before_interp, name, args)
+            got = _outcome(after_interp, name, _copy(args))
+            problem = _compare(expected, got, exact=p.exact)
+            if problem is not None:
+                sym_text = ", ".join(f"{v.name}={x}" for v, x in env.items())
+                raise PassVerificationError(
+                    f"{p.name} changed the result of {name} ({sym_text or 'no symbols'}): "
+                    f"{problem}\n  inputs: {[describe_value(a) for a in args]}\n"
+                    f"  before: {_describe_outcome(expected)}\n  after:  {_describe_outcome(got)}",
+                    pass_name=p.name,
+                    details={"function": name, "symbols": {v.name: x for v, x in env.items()},
+                             "inputs": args, "before": expected, "after": got, "module": after})
+            if isinstance(expected, RelaxError):
+                report.traps_matched += 1
+            else:
+                report.compared += 1
+    return report
+
+
+def _upper_bounds(func: rx.Function) -> dict[str, int]:
+    bounds = func.attrs.get("tir_var_upper_bound")
+    out = {}
+    if isinstance(bounds, rx.Attrs):
+        for key, value in bounds.items:
+            if isinstance(value, int):
+                out[key] = value
+    return out
+
+
+def _copy(args: list) -> list:
+    """Fresh copies, so a pass that mutates an input in place cannot hide it."""
+    def one(v):
+        if isinstance(v, np.ndarray):
+            return v.copy()
+        if isinstance(v, tuple):
+            return tuple(one(x) for x in v)
+        return v
+    return [one(a) for a in args]
+
+
+def _outcome(interp: Interpreter, name: str, args: list):
+    try:
+        return flatten_values(interp.run(name, _copy(args)))
+    except (RuntimeCheckError, ResourceError) as err:
+        return err
+
+
+def _kind(err: RelaxError) -> str:
+    return err.check if isinstance(err, RuntimeCheckError) else "resource"
+
+
+def _compare(expected, got, *, exact: bool) -> str | None:
+    if isinstance(expected, RelaxError) or isinstance(got, RelaxError):
+        if isinstance(expected, RelaxError) and isinstance(got, RelaxError):
+            if _kind(expected) == _kind(got):
+                return None
+            return f"traps differ: {_kind(expected)} before, {_kind(got)} after"
+        return "one side trapped and the other did not"
+    if len(expected) != len(got):
+        return f"{len(expected)} results before, {len(got)} after"
+    for i, (a, b) in enumerate(zip(expected, got)):
+        problem = _compare_value(a, b, exact)
+        if problem:
+            return f"result {i}: {problem}"
+    return None
+
+
+def _compare_value(a, b, exact: bool) -> str | None:
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return f"{describe_value(a)} before, {describe_value(b)} after"
+        if a.dtype.kind in "fcV":
+            fa, fb = a.astype(np.float64), b.astype(np.float64)
+            if not np.array_equal(np.isnan(fa), np.isnan(fb)):
+                return "NaN positions differ"
+            mask = ~np.isnan(fa)
+            if exact:
+                ok = np.array_equal(fa[mask], fb[mask])
+            else:
+                ok = np.allclose(fa[mask], fb[mask], rtol=FLOAT_RTOL, atol=FLOAT_ATOL)
+            if not ok:
+                err = np.max(np.abs(fa[mask] - fb[mask])) if mask.any() else 0.0
+                return f"values differ (max abs error {err:.3g})"
+            return None
+        if not np.array_equal(a, b):
+            return f"{int(np.sum(a != b))} of {a.size} values differ"
+        return None
+    if isinstance(a, (PrimScalar, ShapeValue)) or isinstance(b, (PrimScalar, ShapeValue)):
+        return None if a == b else f"{describe_value(a)} before, {describe_value(b)} after"
+    if type(a) is not type(b):
+        return f"{describe_value(a)} before, {describe_value(b)} after"
+    return None
+
+
+def _describe_outcome(o) -> str:
+    if isinstance(o, RelaxError):
+        return f"trap {_kind(o)}: {o.message}"
+    return ", ".join(describe_value(v) for v in o)
