@@ -581,7 +581,9 @@ def write_junit(results: list[Result], path: str, impl_name: str) -> None:
 
 
 def record_tvm(results: list[Result]) -> None:
-    """Write each case's TVM outcome into its toml as ``tvm = "..."`` (top-level key)."""
+    """Write each case's TVM outcome into its toml as ``tvm = "..."`` (top-level key).
+    An existing explanation is kept when the outcome's class (agrees / differs /
+    unsupported) has not changed: people write better reasons than the runner does."""
     for r in results:
         if r.passed:
             verdict = "agrees"
@@ -589,6 +591,10 @@ def record_tvm(results: list[Result]) -> None:
             verdict = "unsupported: " + r.detail.splitlines()[0][:160]
         else:
             verdict = "differs: " + r.detail.splitlines()[0][:160]
+        previous = r.case.tvm or ""
+        if previous.split(":", 1)[0] == verdict.split(":", 1)[0] and \
+                previous != "unsupported: not recorded":
+            continue
         _set_toml_key(r.case.path, "tvm", verdict)
 
 
