@@ -17,7 +17,8 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL, INT64, VOID, DataType, DTypeError, parse_dtype
 
 from . import prim_builder as pb
-from .scope import ModuleEnv, ModuleRef, Namespace, Reader
+from .syntax import statements
+from .scope import is_scalar_dtype_name, ModuleEnv, ModuleRef, Namespace, Reader
 
 # Keywords that carry the struct info of a call's result (``Call.sinfo_args``).
 SINFO_KEYWORDS = ("out_ty", "out_sinfo", "sinfo_args", "ty_args")
@@ -98,7 +99,7 @@ class RelaxReader(Reader):
 
     # -- statements ---------------------------------------------------------------------
     def body(self, suite: Tree, owner: Tree) -> rx.SeqExpr:
-        stmts = _statements(suite)
+        stmts = statements(suite)
         blocks: list[rx.BindingBlock] = []
         bindings: list[rx.Binding] = []
         result = None
@@ -182,7 +183,7 @@ class RelaxReader(Reader):
         # Declarations that bind no Relax variable.
         if ann_node is None and isinstance(value_node, Tree) and value_node.data == "call":
             callee = self.dotted(value_node.children[0])
-            if callee is not None and callee.startswith("T.") and _is_dtype(callee[2:]) \
+            if callee is not None and callee.startswith("T.") and is_scalar_dtype_name(callee[2:]) \
                     and value_node.children[1] is None:
                 self.declare_sym(name, parse_dtype(callee[2:]), stmt)
                 return
@@ -215,7 +216,7 @@ class RelaxReader(Reader):
         self.scope[name] = var
 
     def dataflow_block(self, stmt: Tree) -> rx.DataflowBlock:
-        stmts = _statements(stmt.children[2])
+        stmts = statements(stmt.children[2])
         if not stmts:
             raise self.error("empty dataflow block", stmt, rule="SYN-relax-3")
         last = stmts[-1]
@@ -275,7 +276,7 @@ class RelaxReader(Reader):
         return rx.VarBinding(var, rx.If(cond, then_seq, else_seq, span=span), span=span)
 
     def branch(self, suite: Tree, dataflow_outputs: set | None):
-        stmts = _statements(suite)
+        stmts = statements(suite)
         outer = self.scope
         self.scope = outer.new_child()
         try:
@@ -409,7 +410,7 @@ class RelaxReader(Reader):
                 return si.ShapeStructInfo(span=self.ctx.span(node))
             if path == ("R", "Tuple"):
                 return si.TupleStructInfo((), span=self.ctx.span(node))
-            if len(path) == 2 and path[0] == "T" and _is_dtype(path[1]):
+            if len(path) == 2 and path[0] == "T" and is_scalar_dtype_name(path[1]):
                 dtype = parse_dtype(path[1])
                 return self.prim_param(dtype, param_name, node)
         if isinstance(value, tuple):
@@ -805,7 +806,7 @@ class RelaxReader(Reader):
     def attr_value(self, node):
         value = super().attr_value(node)
         if isinstance(value, Namespace):
-            if len(value.path) == 2 and value.path[0] == "T" and _is_dtype(value.path[1]):
+            if len(value.path) == 2 and value.path[0] == "T" and is_scalar_dtype_name(value.path[1]):
                 return parse_dtype(value.path[1])
             if value.path in (("R", "Tensor"), ("R", "Object"), ("R", "Any"), ("R", "Shape")):
                 return self.to_struct_info(value, node)
@@ -830,14 +831,6 @@ def _is_tensorish(v) -> bool:
     return isinstance(v, (rx.Call, rx.Constant, rx.TupleGetItem))
 
 
-def _is_dtype(name: str) -> bool:
-    try:
-        parse_dtype(name)
-        return name not in ("void", "")
-    except DTypeError:
-        return False
-
-
 def _describe(value) -> str:
     if isinstance(value, Namespace):
         return value.dotted
@@ -848,19 +841,6 @@ def _describe(value) -> str:
     if isinstance(value, ModuleRef):
         return "the module"
     return pb.describe(value)
-
-
-def _statements(suite: Tree) -> list[Tree]:
-    """The statements of a suite, with ``a; b`` lines split."""
-    out: list[Tree] = []
-    for c in suite.children:
-        if not isinstance(c, Tree):
-            continue
-        if c.data == "simple_stmt":
-            out.extend(s for s in c.children if isinstance(s, Tree))
-        else:
-            out.append(c)
-    return out
 
 
 def _is_call_stmt(stmt: Tree, dotted: str, reader: RelaxReader) -> bool:

@@ -431,7 +431,7 @@ class Reader:
         name = ".".join(path)
         kw = dict(kwargs)
         try:
-            if len(path) == 1 and _is_dtype_name(name):
+            if len(path) == 1 and is_scalar_dtype_name(name):
                 if len(args) != 1 or kwargs:
                     raise self.error(f"T.{name}(value) takes one value", node, rule="SYN-prim-1")
                 value = self.value(args[0])
@@ -513,7 +513,8 @@ class Reader:
                              rule="SYN-dim-1") from None
 
 
-def _is_dtype_name(name: str) -> bool:
+def is_scalar_dtype_name(name: str) -> bool:
+    """A dtype that names scalar values (not void or handle): ``int64``, ``float32``."""
     from relax_ref.ir.dtype import is_dtype_name
 
     return name not in ("void", "handle", "") and is_dtype_name(name)

@@ -156,6 +156,19 @@ def decode_string(token: str) -> str:
     return inner if raw else unescape_python_string(inner)
 
 
+def statements(suite: Tree) -> list[Tree]:
+    """The statements of a suite, with ``a; b`` lines split."""
+    out: list[Tree] = []
+    for c in suite.children:
+        if not isinstance(c, Tree):
+            continue
+        if c.data == "simple_stmt":
+            out.extend(s for s in c.children if isinstance(s, Tree))
+        else:
+            out.append(c)
+    return out
+
+
 def decode_int(token: str) -> int:
     text = token.replace("_", "")
     if text[:2] in ("0x", "0X"):

@@ -17,7 +17,8 @@ from relax_ref.ir import tir
 from relax_ref.ir.dtype import BOOL, HANDLE, INT32, INT64, DataType, DTypeError, parse_dtype
 
 from . import prim_builder as pb
-from .scope import ModuleEnv, Namespace, Reader
+from .syntax import statements
+from .scope import is_scalar_dtype_name, ModuleEnv, Namespace, Reader
 
 TRUE = P.IntImm(1, BOOL)
 BLOCK_NAMES = ("sblock", "block")
@@ -79,7 +80,7 @@ class TirReader(Reader):
                                  rule="SYN-tir-1")
         root = _BlockFrame()
         self.frames.append(root)
-        body = self.block_body(_statements(suite), top_level=True)
+        body = self.block_body(statements(suite), top_level=True)
         self.frames.pop()
         if root.alloc_buffers or self.saw_block:
             block = tir.SBlock("root", (), (), (), body, alloc_buffers=tuple(root.alloc_buffers))
@@ -212,16 +213,16 @@ class TirReader(Reader):
         if kind == "if_stmt":
             cond_node, then_suite, elifs, else_suite = stmt.children
             cond = self.prim(cond_node)
-            then_s = self.block_body(_statements(then_suite))
-            else_s = self.block_body(_statements(else_suite)) if else_suite is not None else None
+            then_s = self.block_body(statements(then_suite))
+            else_s = self.block_body(statements(else_suite)) if else_suite is not None else None
             for elif_node in reversed(elifs.children if elifs is not None else []):
                 c = self.prim(elif_node.children[0])
-                else_s = tir.IfThenElse(c, self.block_body(_statements(elif_node.children[1])),
+                else_s = tir.IfThenElse(c, self.block_body(statements(elif_node.children[1])),
                                         else_s, span=self.ctx.span(elif_node))
             return tir.IfThenElse(cond, then_s, else_s, span=span)
         if kind == "while_stmt":
             return tir.While(self.prim(stmt.children[0]),
-                             self.block_body(_statements(stmt.children[1])), span=span)
+                             self.block_body(statements(stmt.children[1])), span=span)
         if kind == "assert_stmt":
             cond = self.prim(stmt.children[0])
             msg = self.value(stmt.children[1]) if stmt.children[1] is not None else ""
@@ -344,7 +345,7 @@ class TirReader(Reader):
                 buf = self.buffer_decl(name, args, kwargs, value_node, "decl")
                 self.bind(name, buf, target)
                 return _TakesRest(tir.DeclBuffer(buf, self.block_body(rest), span=span))
-            if _is_dtype(callee[1]) and len(callee) == 2 and not args and not kwargs:
+            if is_scalar_dtype_name(callee[1]) and len(callee) == 2 and not args and not kwargs:
                 if ann_node is not None:
                     raise self.error("a symbolic variable declaration takes no annotation", stmt,
                                      rule="SYN-tir-6")
@@ -629,7 +630,7 @@ class TirReader(Reader):
             self.names[name] = var
             self.loops[id(var)] = (lo, extent)
             loop_vars.append(var)
-        body = self.block_body(_statements(suite))
+        body = self.block_body(statements(suite))
         for (name, lo, extent, k, thread, annotations), var in reversed(list(zip(loops, loop_vars))):
             body = tir.For(var, lo, extent, k, body, thread, annotations, span=self.ctx.span(stmt))
         for name, old in saved.items():
@@ -654,7 +655,7 @@ class TirReader(Reader):
                     raise self.error("T.init() belongs inside a block", stmt, rule="SYN-tir-11")
                 if frame.init is not None:
                     raise self.error("a block has one T.init()", stmt, rule="SYN-tir-11")
-                frame.init = self.block_body(_statements(suite))
+                frame.init = self.block_body(statements(suite))
                 return None
         raise self.error("a `with` in a prim_func is T.sblock(...) (or T.block) or T.init()",
                          ctx_node, rule="SYN-tir-11")
@@ -681,7 +682,7 @@ class TirReader(Reader):
             key, value = "thread_extent", self.prim(args[1])
         if isinstance(node_value, (int, float, bool)):
             node_value = self.prim(args[0])
-        body = self.block_body(_statements(suite))
+        body = self.block_body(statements(suite))
         return tir.AttrStmt(node_value, key, value, body, span=self.ctx.span(stmt))
 
     def block(self, stmt: Tree, ctx_node: Tree, suite: Tree) -> tir.Stmt:
@@ -696,7 +697,7 @@ class TirReader(Reader):
         self.frames.append(frame)
         saved_names = dict(self.names)
         try:
-            body = self.block_body(_statements(suite))
+            body = self.block_body(statements(suite))
         finally:
             self.frames.pop()
             self.names = saved_names
@@ -767,15 +768,8 @@ class TirReader(Reader):
         return self.as_prim(value, node, dtype)
 
     def as_prim(self, value, node, dtype: DataType | None = None) -> P.PrimExpr:
-        if isinstance(value, P.PrimExpr):
-            return value
-        if isinstance(value, (bool, int, float)):
-            try:
-                if dtype is not None:
-                    return pb.literal(value, dtype)
-                return pb.as_expr(value, self.default_int)
-            except pb.PrimBuildError as err:
-                raise self.error(str(err), node, rule="SYN-prim-1") from None
+        if isinstance(value, (P.PrimExpr, bool, int, float)):
+            return Reader.scalar(self, value, node, dtype)
         if isinstance(value, str):
             return P.StringImm(value)
         raise self.error(f"expected a scalar expression, found {pb.describe(value)}", node,
@@ -831,26 +825,6 @@ def _sub(a: P.PrimExpr, b: P.PrimExpr) -> P.PrimExpr:
     if isinstance(a, P.Add) and structural_equal(a.a, b, map_free_vars=False):
         return a.b
     return pb.binary(P.Sub, a, b)
-
-
-def _is_dtype(name: str) -> bool:
-    try:
-        parse_dtype(name)
-        return name not in ("void", "handle", "")
-    except DTypeError:
-        return False
-
-
-def _statements(suite: Tree) -> list[Tree]:
-    out: list[Tree] = []
-    for c in suite.children:
-        if not isinstance(c, Tree):
-            continue
-        if c.data == "simple_stmt":
-            out.extend(s for s in c.children if isinstance(s, Tree))
-        else:
-            out.append(c)
-    return out
 
 
 def _rename_buffer(buf: tir.Buffer, name: str) -> tir.Buffer:
