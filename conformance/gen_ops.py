@@ -206,7 +206,7 @@ def _elementwise():
     add_case("add_prim_scalar", [("x", ann((2, 3))), ("p", prim_ann("float32"))],
              "y = R.add(x, p)",
              [ok([T_(a), prim(1.5, "float32")], [T_(a + np.float32(1.5))])],
-             ["relax.add"] + BIN,
+             ["relax.add", "EXEC-ew-binary-2"] + BIN,
              "add of a tensor and an R.Prim float32 scalar (the scalar acts as a 0-d tensor)")
     invalid("add_invalid_static_mismatch", [("x", ann((2, 3))), ("z", ann((4,)))],
             "y = R.add(x, z)", "SI-broadcast-1", ["relax.add"],
