@@ -167,10 +167,7 @@ def provably_ne(ctx: DeduceContext, a: P.PrimExpr, b: P.PrimExpr | int) -> bool:
     """Whether ``a != b`` holds wherever the assumptions hold: two constants compare,
     anything else asks the analyzer. Deduction rules reject a requirement only when it
     is provably violated; one not provable either way is left to the run-time check."""
-    ca, cb = int_const(a), (b if isinstance(b, int) else int_const(b))
-    if ca is not None and cb is not None:
-        return ca != cb
-    return ctx.analyzer.can_prove(P.NE(a, P.as_prim(b, a.dtype), BOOL))
+    return ctx.analyzer.prove_not_equal(a, b)
 
 
 def same_expr(a: P.PrimExpr, b: P.PrimExpr) -> bool:

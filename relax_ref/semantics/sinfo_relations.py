@@ -18,7 +18,7 @@ from typing import Iterable
 
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.dtype import BOOL, VOID
+from relax_ref.ir.dtype import VOID
 from relax_ref.solver.simplify import substitute as substitute_prim
 
 
@@ -111,16 +111,10 @@ def _dims_check(base: Iterable[P.PrimExpr], derived: Iterable[P.PrimExpr], analy
     for b, d in zip(base, derived):
         if b is d or analyzer.prove_equal(b, d):
             continue
-        if _provably_different(b, d, analyzer):
+        if analyzer.prove_not_equal(b, d):
             return Check.FAIL
         result = Check.RUNTIME
     return result
-
-
-def _provably_different(a: P.PrimExpr, b: P.PrimExpr, analyzer) -> bool:
-    if isinstance(a, P.IntImm) and isinstance(b, P.IntImm):
-        return a.value != b.value
-    return analyzer.can_prove(P.NE(a, b, BOOL))
 
 
 # -- join (SI-join-1..4) -------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from typing import Iterator, Sequence
 import z3
 
 from ..ir.dtype import BOOL
-from ..ir.prim_expr import EQ, LE, FloorMod, IntImm, PrimExpr, Var, as_prim, free_vars
+from ..ir.prim_expr import EQ, LE, NE, FloorMod, IntImm, PrimExpr, Var, as_prim, free_vars
 from .evaluate import EvaluationError, evaluate_int
 from .simplify import (
     CONTEXT_FREE, UNBOUNDED, Atom, Context, Form, Interval, Monomial, Poly, Simplifier,
@@ -395,6 +395,14 @@ class Analyzer:
             self.stats.by_simplifier += 1
             return True
         return self.can_prove(EQ(a, b, BOOL))
+
+    def prove_not_equal(self, a: PrimExpr | int, b: PrimExpr | int) -> bool:
+        """True only if ``a != b`` holds wherever the assumptions hold (two constants
+        are compared directly)."""
+        a, b = _as_int_exprs(a, b)
+        if isinstance(a, IntImm) and isinstance(b, IntImm):
+            return a.value != b.value
+        return self.can_prove(NE(a, b, BOOL))
 
     def is_divisible(self, e: PrimExpr, k: int) -> bool:
         """True only if ``e`` is provably a multiple of ``k``."""
