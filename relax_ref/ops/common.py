@@ -14,7 +14,7 @@ import numpy as np
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.dtype import BOOL, INT64, VOID, DataType
+from relax_ref.ir.dtype import INT64, VOID, DataType
 from relax_ref.solver.simplify import expr_text  # how messages show a dimension
 from relax_ref.solver.simplify import structural_key
 
