@@ -116,7 +116,7 @@ def _global_refs(func: rx.Function) -> set[str]:
     return refs
 
 
-@register_pass("DeadCodeElimination", exact=True)
+@register_pass("DeadCodeElimination", exact=True, may_remove_traps=True)
 def dead_code_elimination(mod: rx.IRModule) -> rx.IRModule:
     """Remove unused bindings without effects and unreachable private functions."""
     mod = normalize(mod)

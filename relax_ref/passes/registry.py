@@ -26,6 +26,9 @@ class Pass:
     produces: tuple[str, ...] = ()
     doc: str = ""
     options: dict = field(default_factory=dict)
+    # PASS-verify-4: the pass may remove unused pure computations that would have
+    # trapped (a trap of pure code is not an effect the program relies on).
+    may_remove_traps: bool = False
 
     def __call__(self, mod: IRModule) -> IRModule:
         return self.run(mod)
@@ -35,12 +38,13 @@ _PASSES: dict[str, Pass] = {}
 
 
 def register_pass(name: str, *, exact: bool = True, requires: tuple[str, ...] = (),
-                  produces: tuple[str, ...] = ()):
+                  produces: tuple[str, ...] = (), may_remove_traps: bool = False):
     """Decorator registering ``fn`` as the pass ``name`` (TVM's name)."""
     def wrap(fn: Callable[[IRModule], IRModule]) -> Pass:
         if name in _PASSES:
             raise ValueError(f"pass {name} registered twice")
-        p = Pass(name, fn, exact, tuple(requires), tuple(produces), (fn.__doc__ or "").strip())
+        p = Pass(name, fn, exact, tuple(requires), tuple(produces), (fn.__doc__ or "").strip(),
+                 may_remove_traps=may_remove_traps)
         _PASSES[name] = p
         return p
     return wrap

@@ -213,7 +213,13 @@ class Normalizer:
         if not _is_leaf_or_leaf_tuple(body):
             body = tail.emit(body, body_hint)
         if tail.bindings:
-            blocks.append(rx.BindingBlock(tuple(tail.bindings)))
+            # Joined to a preceding plain block, as the parser reads such text.
+            if blocks and type(blocks[-1]) is rx.BindingBlock:
+                last = blocks.pop()
+                blocks.append(rx.BindingBlock(last.bindings + tuple(tail.bindings),
+                                              span=last.span))
+            else:
+                blocks.append(rx.BindingBlock(tuple(tail.bindings)))
         sinfo = self.sinfo_of(body)
         if not function_body:
             sinfo = erase(sinfo, outer_syms)

@@ -656,8 +656,13 @@ class _RelaxChecker:
             self.symbol_uses(value, span, "WF-sym-1", "an attribute")
         elif isinstance(value, si.StructInfo):
             self.sinfo_uses(value, span, "WF-sym-1", "an attribute")
-        elif isinstance(value, rx.Expr):
-            self.expr(value, ctx, span)
+        elif isinstance(value, rx.Var):
+            self.expr(value, ctx, span)  # scoping only: attributes are not in ANF
+        elif isinstance(value, rx.ShapeExpr):
+            for d in value.values:
+                self.symbol_uses(d, span, "WF-sym-1", "an attribute")
+        elif isinstance(value, rx.PrimValue):
+            self.symbol_uses(value.value, span, "WF-sym-1", "an attribute")
         elif isinstance(value, tuple):
             for v in value:
                 self.attr_uses(v, ctx, span)

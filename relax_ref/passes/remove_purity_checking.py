@@ -1,0 +1,68 @@
+"""RemovePurityChecking (TVM's name): stop tracking purity, for low-level code generation
+(spec/passes.md, PASS-purity-*). TVM runs it after ToNonDataflow.
+
+Contract:
+- PASS-purity-1: every function declared pure, nested functions included, gets the
+  attribute ``relax.force_pure = True``, so it may perform impure calls (WF-pure-2).
+  Functions declared impure are left impure (WF-pure-3 forbids forcing them).
+- PASS-purity-2: outside dataflow blocks, the pure-override calls are unwrapped:
+  ``R.call_pure_packed(f, args..., ty_args=s)`` becomes ``R.call_packed(f, args...,
+  ty_args=s)`` (a call of the external function itself), and
+  ``R.call_inplace_packed(f, args..., inplace_indices=..., ty_args=s)`` becomes
+  ``R.call_packed(f, args..., ty_args=s)`` (its own attributes dropped, as TVM does).
+- PASS-purity-3: inside a dataflow block these calls stay as they are: unwrapped, they
+  would be impure calls in a dataflow block (WF-pure-1). TVM unwraps them there too and
+  produces IR its own well-formedness check rejects; run ToNonDataflow first to unwrap
+  every call.
+- PASS-purity-4: results are preserved exactly (a packed call computes the same value
+  whichever way it is called).
+"""
+from __future__ import annotations
+
+from relax_ref.ir import relax as rx
+from relax_ref.semantics.well_formed import FORCE_PURE
+
+from .registry import register_pass
+from .rewrite import Rewriter, finish
+
+PURE_OVERRIDES = ("relax.call_pure_packed", "relax.call_inplace_packed")
+
+
+class _RemovePurity(Rewriter):
+    def __init__(self) -> None:
+        super().__init__()
+        self.in_dataflow = False
+
+    def function(self, func: rx.Function) -> rx.Function:
+        saved = self.in_dataflow
+        self.in_dataflow = False
+        try:
+            new = super().function(func)
+        finally:
+            self.in_dataflow = saved
+        if not func.is_pure or new.attrs.get(FORCE_PURE) is True:
+            return new
+        return rx.Function(new.params, new.body, new.ret_struct_info, new.is_pure,
+                           new.attrs.with_item(FORCE_PURE, True), new.is_private, span=new.span)
+
+    def block(self, block: rx.BindingBlock):
+        saved = self.in_dataflow
+        self.in_dataflow = isinstance(block, rx.DataflowBlock)
+        try:
+            return super().block(block)
+        finally:
+            self.in_dataflow = saved
+
+    def call(self, e: rx.Call) -> rx.Expr:
+        new = super().call(e)
+        if self.in_dataflow or not isinstance(new.op, rx.Op) or new.op.name not in PURE_OVERRIDES \
+                or not new.args:
+            return new
+        attrs = new.attrs if new.op.name == "relax.call_pure_packed" else rx.EMPTY_ATTRS
+        return rx.Call(new.args[0], new.args[1:], attrs, new.sinfo_args, span=new.span)
+
+
+@register_pass("RemovePurityChecking", exact=True)
+def remove_purity_checking(mod: rx.IRModule) -> rx.IRModule:
+    """Force purity of pure functions and unwrap call_pure_packed outside dataflow."""
+    return finish(_RemovePurity().module(mod))
