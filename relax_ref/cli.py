@@ -235,6 +235,59 @@ def cmd_conformance(args: argparse.Namespace) -> int:
     return 0 if all(r.passed for r in results) else 1
 
 
+def _passes_by_name(names: list[str]):
+    from relax_ref.passes.registry import all_passes
+
+    known = all_passes()
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise CLIError(f"unknown pass{'es' if len(unknown) > 1 else ''} "
+                       f"{', '.join(repr(n) for n in unknown)} (known passes: "
+                       f"{', '.join(sorted(known)) or 'none'})")
+    return [known[n] for n in names]
+
+
+def cmd_opt(args: argparse.Namespace) -> int:
+    from relax_ref.parser.printer import print_module
+    from relax_ref.passes.verify import PassVerificationError, check_pass
+
+    names = [n.strip() for n in args.passes.split(",") if n.strip()]
+    if not names:
+        raise CLIError("--passes takes a comma-separated list of pass names")
+    passes = _passes_by_name(names)
+    if args.verify is not None and args.verify < 1:
+        raise CLIError(f"--verify takes a positive number of trials, got {args.verify}")
+    mod = _parse_file(args.file)
+    for p in passes:
+        if args.verify is not None:
+            # Each pass is checked on the module it receives (the previous pass's output).
+            try:
+                report = check_pass(p, mod, trials=args.verify, seed=args.seed)
+            except PassVerificationError as err:
+                print(f"{p.name}: FAILED\n{err}", file=sys.stderr)
+                return 1
+            traps = f", {report.traps_matched} matching traps" if report.traps_matched else ""
+            notes = "".join(f"\n  note: {n}" for n in report.notes)
+            print(f"{p.name}: OK ({report.trials} trials, {report.compared} compared{traps}; "
+                  f"functions: {', '.join(report.functions) or 'none'}){notes}",
+                  file=sys.stderr)
+        mod = p(mod)
+    _write_text(print_module(mod), args.output)
+    return 0
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from relax_ref.testing.fuzz import run_campaign
+
+    (p,) = _passes_by_name([args.pass_name])
+    if args.time <= 0:
+        raise CLIError(f"--time takes a positive number of seconds, got {args.time}")
+    result = run_campaign(p, args.time, seed=args.seed, out_dir=args.out,
+                          progress=sys.stderr.isatty(), trials=args.trials)
+    print(result.summary())
+    return 0 if result.ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="relax-ref", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -272,6 +325,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", action="store_true",
                    help="with --impl tvm: record each case's TVM result in its .toml")
     p.set_defaults(func=cmd_conformance)
+
+    p = sub.add_parser("opt", help="apply passes to a module and print the result")
+    p.add_argument("file")
+    p.add_argument("--passes", required=True, metavar="A,B,...",
+                   help="the passes to apply, in order (TVM's names)")
+    p.add_argument("--verify", type=int, metavar="N",
+                   help="check each pass against the interpreter on N sets of random inputs")
+    p.add_argument("--seed", type=int, default=0, help="seed of --verify's random inputs")
+    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    p.set_defaults(func=cmd_opt)
+
+    p = sub.add_parser("fuzz", help="check a pass on random modules; save failures shrunk")
+    p.add_argument("--pass", dest="pass_name", required=True, metavar="NAME")
+    p.add_argument("--time", type=float, default=60.0, metavar="SECONDS",
+                   help="how long to generate programs (default 60)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", default="fuzz-failures", metavar="DIR",
+                   help="where failures are saved (default fuzz-failures)")
+    p.add_argument("--trials", type=int, default=3,
+                   help="input sets compared per program (default 3)")
+    p.set_defaults(func=cmd_fuzz)
     return parser
 
 
