@@ -252,7 +252,7 @@ class Normalizer:
             self.local_function_binding(b, em)
             return
         value = self.expr(b.value, em, if_var_hint=hint)
-        deduced = value.struct_info
+        deduced = self.sinfo_of(value)
         sinfo = deduced
         if b.var.struct_info is not None:
             self.check(b.var.struct_info, deduced, b.span, f"the annotation of {hint!r}",

@@ -251,3 +251,22 @@ def test_trace_hook_sees_every_binding():
     Interpreter(mod, trace=lambda b, v: seen.append(b.var.name_hint)).run(
         "main", [np.zeros(6, F32), np.zeros((3, 4), F32)])
     assert seen == ["z"]
+
+
+def test_a_function_reference_bound_to_a_variable_can_be_called():
+    text = '''
+@I.ir_module
+class Module:
+    @R.function(private=True)
+    def f(x: R.Tensor((2,), dtype="float32")) -> R.Tensor((2,), dtype="float32"):
+        return x
+
+    @R.function
+    def main(x: R.Tensor((2,), dtype="float32")) -> R.Tensor((2,), dtype="float32"):
+        cls = Module
+        g = cls.f
+        y = g(x)
+        return y
+'''
+    x = np.array([1, 2], F32)
+    np.testing.assert_array_equal(_run(text, x), x)
