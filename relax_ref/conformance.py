@@ -233,8 +233,13 @@ class RelaxRefImpl(Implementation):
                 return tuple(convert(x) for x in v)
             return v
 
+        import contextlib
+        import io
+
         try:
-            result = interp.run(entry, [convert(a) for a in args])
+            # R.print writes to standard output; keep it out of the runner's report.
+            with contextlib.redirect_stdout(io.StringIO()):
+                result = interp.run(entry, [convert(a) for a in args])
         except RuntimeCheckError as err:
             raise Trap(err.render(), err.check) from None
         except ResourceError as err:
