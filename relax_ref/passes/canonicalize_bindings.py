@@ -260,7 +260,10 @@ class _Planner(Rewriter):
             b.var.struct_info, b.value.struct_info)
         key = id(b.var)
         self.var_of[key] = b.var
-        if isinstance(value, rx.Var) and same:
+        # A DataflowVar from another block (reached through ``t[i]`` of a tuple built
+        # there) cannot stand for this copy: it would be used outside its block.
+        foreign = isinstance(value, rx.DataflowVar) and self.home.get(id(value)) is not self.current
+        if isinstance(value, rx.Var) and same and not foreign:
             self.trivial[key] = value
         if isinstance(value, rx.Constant):
             self.constant[key] = value

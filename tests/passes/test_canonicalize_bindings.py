@@ -323,3 +323,29 @@ def test_agrees_with_tvm_on_samples(path):
     if not tvm_can_parse(text):
         pytest.skip("TVM 0.27 cannot parse this text")
     compare_with_tvm(text, CANON, TVM_CANON, check_ours=False)
+
+
+def test_field_of_a_tuple_built_in_an_earlier_dataflow_block_is_not_substituted():
+    """Found by a 10-minute fuzz campaign: ``lv5 = (lv1, x0)`` leaves its block as an
+    output, and ``lv15 = lv5[0]`` in a later block must not become the DataflowVar
+    ``lv1``, which would be used outside its block."""
+    from relax_ref.parser.builder import parse
+    from relax_ref.passes.registry import get_pass
+    from relax_ref.passes.verify import check_pass
+
+    text = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x0: R.Tensor((4, 4), dtype="float32")) -> R.Tensor((4, 4), dtype="float32"):
+        with R.dataflow():
+            lv1 = R.negative(x0)
+            lv5 = (lv1, x0)
+            R.output(lv5)
+        with R.dataflow():
+            lv15 = lv5[0]
+            lv16 = R.negative(lv15)
+            R.output(lv16)
+        return lv16
+'''
+    check_pass(get_pass("CanonicalizeBindings"), parse(text), trials=2)
