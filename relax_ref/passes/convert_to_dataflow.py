@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from relax_ref.ir import relax as rx
 
-from .dead_code_elimination import has_effect
+from .rewrite import has_effect
 from .registry import Pass, register_pass
 from .rewrite import Rewriter, finish, used_vars
 

@@ -12,32 +12,12 @@ A binding is kept when any of these holds (PASS-dce-1):
 from __future__ import annotations
 
 from relax_ref.ir import relax as rx
-from relax_ref.ir import struct_info as si
-from relax_ref.ir import tir
-from relax_ref.ops.registry import lookup
 from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.sinfo_relations import Check, base_check, defined_symbols
 from relax_ref.solver.analyzer import Analyzer
 
 from .registry import register_pass
-from .rewrite import Rewriter, finish, used_vars
-
-
-def has_effect(value: rx.Expr, mod: rx.IRModule) -> bool:
-    """PASS-dce-2: whether evaluating ``value`` may do more than compute a value."""
-    if not isinstance(value, rx.Call):
-        return False
-    op = value.op
-    if isinstance(op, rx.Op):
-        opdef = lookup(op.name)
-        return opdef is None or not opdef.pure
-    if isinstance(op, rx.ExternFunc):
-        return True
-    if isinstance(op, rx.GlobalVar):
-        f = mod.functions.get(op.name_hint)
-        return isinstance(f, tir.PrimFunc) or (isinstance(f, rx.Function) and not f.is_pure)
-    s = op.struct_info
-    return not (isinstance(s, si.FuncStructInfo) and s.purity)
+from .rewrite import Rewriter, finish, has_effect, used_vars
 
 
 class _DeadBindings(Rewriter):

@@ -31,7 +31,7 @@ from relax_ref.ir import relax as rx
 from relax_ref.ir.equal import structural_equal, structural_hash
 from relax_ref.semantics.normalize import normalize
 
-from .dead_code_elimination import has_effect
+from .rewrite import has_effect
 from .registry import Pass, register_pass
 from .rewrite import Rewriter, finish
 

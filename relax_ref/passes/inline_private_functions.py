@@ -38,7 +38,7 @@ from relax_ref.semantics.well_formed import FORCE_PURE
 from relax_ref.solver.analyzer import Analyzer
 
 from .bind_symbolic_vars import fresh_symbols, substitute_sinfo, substitute_symbols, symbols_of
-from .dead_code_elimination import has_effect
+from .rewrite import has_effect
 from .registry import register_pass
 from .rewrite import Rewriter, finish
 

@@ -9,7 +9,9 @@ deduces it again, so no pass can leave stale facts behind.
 from __future__ import annotations
 
 from relax_ref.ir import relax as rx
+from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
+from relax_ref.ops.registry import lookup
 
 
 class Rewriter:
@@ -146,3 +148,20 @@ def used_vars(e) -> set[int]:
     else:
         c.expr(e)
     return out
+
+
+def has_effect(value: rx.Expr, mod: rx.IRModule) -> bool:
+    """PASS-dce-2 (shared by every pass that must not move or drop effects): whether evaluating ``value`` may do more than compute a value."""
+    if not isinstance(value, rx.Call):
+        return False
+    op = value.op
+    if isinstance(op, rx.Op):
+        opdef = lookup(op.name)
+        return opdef is None or not opdef.pure
+    if isinstance(op, rx.ExternFunc):
+        return True
+    if isinstance(op, rx.GlobalVar):
+        f = mod.functions.get(op.name_hint)
+        return isinstance(f, tir.PrimFunc) or (isinstance(f, rx.Function) and not f.is_pure)
+    s = op.struct_info
+    return not (isinstance(s, si.FuncStructInfo) and s.purity)

@@ -35,7 +35,7 @@ from relax_ref.ir import relax as rx
 from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.sinfo_relations import defined_symbols, free_symbols
 
-from .dead_code_elimination import has_effect
+from .rewrite import has_effect
 from .registry import Pass, register_pass
 from .rewrite import Rewriter, finish
 
