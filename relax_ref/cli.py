@@ -177,14 +177,14 @@ def _summary(value) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from relax_ref.semantics.interpreter import Interpreter, flatten_values
+    from relax_ref.semantics.interpreter import Interpreter, Limits, flatten_values
 
     mod = _parse_file(args.file)
     trace = None
     if args.trace:
         def trace(binding, value):
             print(f"  {binding.var.name_hint} = {_summary(value)}", file=sys.stderr)
-    interp = Interpreter(mod, trace=trace)
+    interp = Interpreter(mod, trace=trace, limits=Limits(tir_mode=args.tir_mode))
     func = interp.mod.functions.get(args.entry)
     if func is None:
         raise CLIError(f"the module has no function {args.entry!r} "
@@ -313,6 +313,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", metavar="OUT.npz", help="save results as out_0, out_1, ...")
     p.add_argument("--trace", action="store_true", help="print every binding's value summary")
+    p.add_argument("--tir-mode", default="auto",
+                   choices=("auto", "ordered", "vectorized", "scalar"),
+                   help="how PrimFuncs run: auto (default; float sums of products as BLAS "
+                        "contractions), ordered (bit-identical to scalar), vectorized, "
+                        "scalar (the definitional path only)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("conformance", help="run the conformance suite")

@@ -41,7 +41,9 @@ class Limits:
 
     max_tensor_bytes: int = memory.DEFAULT_MAX_BYTES
     max_call_depth: int = 200
-    tir_mode: str = "auto"  # "scalar", "vectorized" or "auto" (vectorized with fallback)
+    # tir_interp.MODES: "auto" (default; float sums of products as BLAS contractions,
+    # EXEC-tir-vec-7), "ordered" (bit-identical to "scalar"), "vectorized", "scalar".
+    tir_mode: str = "auto"
 
 
 @dataclass

@@ -15,7 +15,10 @@ scalars and on NumPy arrays alike, so both paths have the same expression semant
   computes (an index out of bounds, a division by zero, a binding outside its domain),
   it has either changed nothing or only written what the scalar path rewrites
   identically, and the statement is run again on the scalar path, which raises the
-  error at the exact iteration. The tests check that both paths agree bit for bit.
+  error at the exact iteration. The tests check that both paths agree bit for bit;
+* in the default mode ``"auto"``, float sums of products of loads run as contractions
+  (EXEC-tir-vec-7, BLAS), which reassociate the sum: equal to the scalar path within
+  float rounding, not bit for bit (``mode="ordered"`` keeps the order).
 
 Memory that nobody wrote holds *poison* (DESIGN.md decision 6, EXEC-tir-poison-1): the
 memory model's ``memory.poison_array``, used for every fresh buffer.
@@ -70,7 +73,12 @@ FOLD_BLOCK_ELEMENTS = 2**18
 #: would not pay for themselves); ``mode="vectorized"`` vectorizes every nest it can.
 AUTO_MIN_ITERATIONS = 16
 
-MODES = ("auto", "scalar", "vectorized")
+#: ``"scalar"``: the definitional path only. ``"vectorized"``: vectorize every nest that
+#: can be, bit-identical to the scalar path. ``"ordered"``: like ``"auto"`` but
+#: bit-identical (no contraction). ``"auto"``: vectorize nests of at least
+#: AUTO_MIN_ITERATIONS iterations, and run float sums of products as contractions
+#: (EXEC-tir-vec-7: reassociated, equal to the scalar path within float rounding).
+MODES = ("auto", "scalar", "vectorized", "ordered")
 
 # ---------------------------------------------------------------------------------------
 # Poison (EXEC-tir-poison-1) is the memory model's: memory.poison_array fills fresh
@@ -106,9 +114,11 @@ def run_prim_func(func: tir.PrimFunc, args: list, *, mode: str = "auto",
     ``args`` holds, per parameter in order, a NumPy array for a buffer parameter (the
     buffer views the whole array and stores write into it) or a Python int/float/bool,
     a NumPy scalar or an object with ``.value`` (PrimScalar) for a scalar parameter.
-    ``mode`` is ``"scalar"`` (the definitional path only), ``"vectorized"`` (vectorize
-    every nest that can be) or ``"auto"`` (vectorize nests of at least
-    AUTO_MIN_ITERATIONS iterations). Returns the value of ``T.ret`` as a PrimScalar, or
+    ``mode`` is one of MODES: ``"scalar"`` (the definitional path only),
+    ``"vectorized"`` (vectorize every nest that can be), ``"ordered"`` (vectorize nests of
+    at least AUTO_MIN_ITERATIONS iterations) or ``"auto"`` (as ``"ordered"``, with float
+    sums of products run as contractions, EXEC-tir-vec-7). Every mode but ``"auto"`` is
+    bit-identical to the scalar path. Returns the value of ``T.ret`` as a PrimScalar, or
     None. ``stats``, when a dict, receives counts of vectorized nests and fallbacks.
 
     Raises RuntimeCheckError (``check`` says which rule failed) or ResourceError."""
@@ -539,7 +549,8 @@ class _Machine:
         self.storage: dict[P.Var, np.ndarray] = {}
         self.no_vector = 1 if mode == "scalar" else 0
         self.plans: dict[int, tuple[tir.For, _Nest | None]] = {}
-        self.stats = {"vectorized": 0, "fallback": 0}
+        self.stats = {"vectorized": 0, "fallback": 0, "contracted": 0}
+        self.reassociate = mode == "auto"  # EXEC-tir-vec-7
         self.consts: dict[int, Any] = {}
         # The vectorized path's grid (EXEC-tir-vec-3, -4): each loop (and block iter)
         # variable of the nest that is an axis of the grid maps to (position, first value,
@@ -1099,7 +1110,7 @@ class _Machine:
         except RelaxError:
             return "declined"
         total = math.prod(extents)
-        if self.mode == "auto" and total < AUTO_MIN_ITERATIONS:
+        if self.mode in ("auto", "ordered") and total < AUTO_MIN_ITERATIONS:
             return "declined"
         # The steps the scalar path would take (an upper bound when predicates skip
         # instances); past the limit the scalar path runs and raises at the exact step.
@@ -1365,6 +1376,10 @@ class _Machine:
         fold_ext = [extents[j] for j in folds]
         if math.prod(cell_ext) == 0 or math.prod(fold_ext) == 0:
             return
+        if self.reassociate and nest.factors and (realize is None or _always(realize.predicate)) \
+                and self._contract(nest, mins, extents, target):
+            self.stats["contracted"] += 1
+            return
         nf, ndim = len(folds), len(folds) + len(cells)
         dt = store.buffer.dtype
         saved = self.env
@@ -1449,6 +1464,63 @@ class _Machine:
             idx = _checked_indices(store.buffer, target.shape, idx, store, "store")
             pending.append(("flat", idx, acc))
         _commit(target, pending)
+
+    def _contract(self, nest: "_Nest", mins: list, extents: list,
+                  target: np.ndarray) -> bool:
+        """EXEC-tir-vec-7: ``X[cells] = X[cells] + A[...] * B[...]`` (or ``+ A[...]``)
+        over the whole grid at once, as a batched matrix product (or a sum), when the
+        store and every factor read views (every index an axis form, in bounds). True
+        when done; False, with nothing stored, when a condition does not hold (the
+        ordered path then runs)."""
+        saved = self.env
+        try:
+            return self._contract_on_grid(nest, mins, extents, target, saved)
+        finally:
+            self.env, self.axes = saved, None
+
+    def _contract_on_grid(self, nest: "_Nest", mins: list, extents: list,
+                          target: np.ndarray, saved: dict) -> bool:
+        folds, cells = nest.fold_loops, nest.cell_loops
+        nf, ndim = len(folds), len(folds) + len(cells)
+        realize, store = nest.realize, nest.store
+
+        def spec(j: int, pos: int) -> _Axis:
+            var = nest.loops[j].loop_var
+            names = (var,) if realize is None else (var, nest.iter_of_loop[j].var)
+            return _Axis(names, mins[j], extents[j], var.dtype, pos, ndim)
+
+        fold_specs = [spec(j, pos) for pos, j in enumerate(folds)]
+        cell_axes = [a.part(0, extents[j])
+                     for a, j in zip([spec(j, pos) for pos, j in enumerate(cells, nf)], cells)]
+        cell_shape = tuple(extents[j] for j in cells)
+        # The cells' views and the init value at the first fold iteration.
+        self.bind_grid(saved, [a.part(0, 1) for a in fold_specs] + cell_axes)
+        box = self.box(store.indices, target, store)
+        if box is None or not box[1] or sorted(box[1]) != list(range(nf, ndim)):
+            return False
+        view = _grid_view(target[box[0]], box[1], ndim)[(0,) * nf]
+        if nest.init_value is not None:
+            acc = self.eval_full(nest.init_value, None, (1,) * nf + cell_shape)
+            if acc.dtype != target.dtype:
+                return False
+            acc = acc.reshape(cell_shape)
+        else:
+            acc = view
+        # The factors, as views of the whole grid.
+        self.rebind_grid([a.part(0, extents[j]) for a, j in zip(fold_specs, folds)])
+        operands = []
+        for load in nest.factors:
+            arr = self.array_of(load.buffer, load)
+            fbox = self.box(load.indices, arr, load)
+            if fbox is None:
+                return False
+            operands.append((arr[fbox[0]], list(fbox[1])))
+        total = _dot_general(operands, list(range(nf, ndim)))
+        if total is None:
+            return False
+        result = (acc + total) if nest.acc_first else (total + acc)
+        view[...] = result.astype(target.dtype, copy=False)
+        return True
 
     @staticmethod
     def _mask(pred, shape: tuple) -> np.ndarray | None:
@@ -1774,6 +1846,44 @@ def _fold(op: type, acc_first: bool, acc: np.ndarray, updates: np.ndarray,
     return np.asarray(acc)
 
 
+def _dot_general(operands: list, out: list[int]) -> np.ndarray | None:
+    """The sum over every grid position not in ``out`` of the product of ``operands``
+    (one or two ``(array, positions)``: each array dimension is the grid position
+    named), with the dimensions ``out`` in that order; None when some position of
+    ``out`` is in no operand. Two operands run as one batched matrix product (BLAS)."""
+    have = {p for _, dims in operands for p in dims}
+    if not set(out) <= have:
+        return None
+    prepared = []
+    for arr, dims in operands:
+        # Positions only this operand has and the result does not: summed first.
+        others = {p for other, odims in operands if odims is not dims for p in odims}
+        alone = [d for d, p in enumerate(dims) if p not in out and p not in others]
+        if alone:
+            arr = arr.sum(axis=tuple(alone))
+            dims = [p for d, p in enumerate(dims) if d not in alone]
+        prepared.append((arr, dims))
+    if len(prepared) == 1:
+        arr, dims = prepared[0]
+        return arr.transpose([dims.index(p) for p in out])
+    (a, da), (b, db) = prepared
+    batch = [p for p in out if p in da and p in db]
+    left = [p for p in out if p in da and p not in db]
+    right = [p for p in out if p in db and p not in da]
+    inner = [p for p in da if p in db and p not in out]
+    size = dict(zip(da, a.shape)) | dict(zip(db, b.shape))
+
+    def as_matrix(arr, dims, rows, cols):
+        arr = arr.transpose([dims.index(p) for p in batch + rows + cols])
+        return arr.reshape(math.prod(size[p] for p in batch),
+                           math.prod(size[p] for p in rows), math.prod(size[p] for p in cols))
+
+    prod = np.matmul(as_matrix(a, da, left, inner), as_matrix(b, db, inner, right))
+    got = batch + left + right
+    prod = prod.reshape([size[p] for p in got])
+    return prod.transpose([got.index(p) for p in out])
+
+
 # ---------------------------------------------------------------------------------------
 # Which nests the vectorized path runs (EXEC-tir-vec-1)
 # ---------------------------------------------------------------------------------------
@@ -1795,6 +1905,7 @@ class _Nest:
     cell_loops: tuple[int, ...] = ()            # reduction: loops the stored index uses
     fold_loops: tuple[int, ...] = ()            # reduction: the others, folded in order
     iter_of_loop: tuple[tir.IterVar, ...] = ()  # block iter var bound to each loop
+    factors: tuple[tir.BufferLoad, ...] = ()    # reduction: u as a product of loads (vec-7)
     failures: int = 0
 
 
@@ -1894,7 +2005,20 @@ def _match_reduction(loops, store, realize, init, reads) -> _Nest | None:
     return _Nest(tuple(loops), store, realize, "reduction", reads, combiner=type(v),
                  acc_first=acc_first, update=update,
                  init_value=None if init is None else init.value, cell_loops=cells,
-                 fold_loops=folds, iter_of_loop=tuple(iter_of_loop))
+                 fold_loops=folds, iter_of_loop=tuple(iter_of_loop),
+                 factors=_sum_of_products(type(v), update, target.dtype))
+
+
+def _sum_of_products(op: type, update: P.PrimExpr, dt: DataType) -> tuple:
+    """EXEC-tir-vec-7: the loads ``u`` multiplies when the reduction is a float32 or
+    float64 sum of ``u = A[...]`` or ``u = A[...] * B[...]`` (loads of the stored type);
+    else ()."""
+    if op is not P.Add or str(dt) not in ("float32", "float64"):
+        return ()
+    factors = (update.a, update.b) if type(update) is P.Mul else (update,)
+    if all(type(f) is tir.BufferLoad and f.dtype == dt for f in factors):
+        return factors
+    return ()
 
 
 def _loads(e: P.PrimExpr) -> list[tir.BufferLoad]:
