@@ -376,6 +376,30 @@ def f(a: T.handle, W: T.Buffer((8, 4), "float32"), c: T.handle):
         "A matmul block with T.axis.remap(\"SSR\") and T.init over a symbolic row count n "
         "(three sizes): C = A @ W (NumPy, exact for quarter-valued data)."))
 
+    f = PRIM + '''
+def f(Q: T.Buffer((2, 5, 16), "float32"), K: T.Buffer((2, 6, 16), "float32"), O: T.Buffer((2, 5, 6), "float32")):
+    for b, i, j, k in T.grid(2, 5, 6, 16):
+        with T.sblock("scores"):
+            vb, vi, vj, vk = T.axis.remap("SSSR", [b, i, j, k])
+            with T.init():
+                O[vb, vi, vj] = T.float32(0.5)
+            O[vb, vi, vj] = O[vb, vi, vj] + Q[vb, vi, vk] * K[vb, vj, vk]
+'''
+    rng = _rng(24)
+    q = rng.standard_normal((2, 5, 16)).astype(np.float32)
+    k = rng.standard_normal((2, 6, 16)).astype(np.float32)
+    want = (np.float32(0.5) + q.astype(np.float64) @ k.astype(np.float64).transpose(0, 2, 1))
+    cases.append(case(
+        "batched_scores_sum_of_products",
+        module([f], call_main([("q", ann((2, 5, 16))), ("k", ann((2, 6, 16)))], ["q", "k"],
+                              ann((2, 5, 6)))),
+        [ok([tensor(q), tensor(k)], [tensor(want.astype(np.float32))], rtol=1e-5, atol=1e-5)],
+        ["EXEC-tir-block-3", "EXEC-tir-vec-4", "EXEC-tir-vec-7"],
+        "Attention scores Q K^T per batch with the init 0.5, random float32 data: a float "
+        "sum of products, which an implementation may add in any order (EXEC-tir-vec-7), "
+        "so the expected value is the float64 product rounded to float32 and the "
+        "comparison has a tolerance of 1e-5."))
+
     a = quarters((4, 6), 23)
     cases.append(case(
         "reduce_sum_init",
