@@ -27,6 +27,9 @@ Contract:
 - PASS-bind-params-5: the bound parameters leave the signature; the others keep their
   order. For every argument list of the new function, calling it gives exactly what
   the original gives when called with the bound values inserted at their positions.
+- PASS-bind-params-6: a binding after which the function is no longer valid Relax (say
+  a reshape target dimension ``n`` becomes the literal 0, which reads as "copy the
+  input's dimension") is rejected with ValueError.
 """
 from __future__ import annotations
 
@@ -37,13 +40,17 @@ import numpy as np
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
+from relax_ref.semantics.errors import StructInfoError
+from relax_ref.semantics.inputs import InputError, random_value, symbols_needed
 from relax_ref.semantics.normalize import constant_sinfo, normalize, print_sinfo
 from relax_ref.semantics.sinfo_relations import Check, base_check, bind_symbolic
+from relax_ref.semantics.values import PrimScalar, ShapeValue
 from relax_ref.solver.analyzer import Analyzer
+from relax_ref.solver.evaluate import evaluate_int
 
 from .bind_symbolic_vars import substitute_sinfo, substitute_symbols
 from .inline_private_functions import global_uses
-from .registry import Pass, register_pass
+from .registry import Adapter, Pass, register_pass
 from .rewrite import finish
 
 
@@ -122,14 +129,73 @@ def bind_params(func_name: str, params: Mapping) -> Pass:
             raise ValueError(f"PASS-bind-params-4: {func_name!r} is referenced by {where}; "
                              f"binding its parameters would break those calls")
         new = bind_function_params(func_name, func, params)
-        return finish(mod.with_functions({**mod.functions, func_name: new}))
+        try:
+            return finish(mod.with_functions({**mod.functions, func_name: new}))
+        except StructInfoError as err:
+            raise ValueError(f"PASS-bind-params-6: after binding, {err.message}") from err
+
+    def adapters(mod: rx.IRModule) -> dict[str, Adapter]:
+        """PASS-bind-params-5 as the harness's Adapter: inputs of the bound function,
+        with the bound values inserted at their positions for the original."""
+        func = normalize(mod).functions.get(func_name)
+        if not isinstance(func, rx.Function) or not params:
+            return {}
+        values = {}
+        for key, value in params.items():
+            values[id(_param_for(func_name, func, key))] = _runtime_value(_as_value(key, value)[0])
+        slots = [values.get(id(p)) for p in func.params]
+
+        def to_before(args: list) -> list:
+            rest = iter(args)
+            return [next(rest) if v is None else _fresh(v) for v in slots]
+
+        return {func_name: Adapter(draw_from="after", to_before=to_before)}
 
     names = ", ".join(str(getattr(k, "name_hint", k)) for k in params)
     return Pass("BindParams", run, exact=True, doc=f"Bind {names} of {func_name}.",
-                options={"func_name": func_name, "params": params})
+                options={"func_name": func_name, "params": params}, adapters=adapters)
 
 
-@register_pass("BindParams", exact=True)
+def _runtime_value(expr: rx.Expr):
+    """The interpreter's value of a bound constant (PASS-bind-params-1's forms)."""
+    if isinstance(expr, rx.Constant):
+        return expr.data
+    if isinstance(expr, rx.PrimValue):
+        v = expr.value
+        return PrimScalar(v.value if isinstance(v, P.FloatImm) else evaluate_int(v, {}),
+                          v.dtype)
+    return ShapeValue(tuple(int(evaluate_int(d, {})) for d in expr.values))
+
+
+def _fresh(value):
+    return value.copy() if isinstance(value, np.ndarray) else value
+
+
+def random_binding(mod: rx.IRModule, rng) -> Pass | None:
+    """PASS-fuzz-2: BindParams of one random tensor parameter of a public function no
+    one references, to a random value of its annotation (its symbolic dimensions at
+    random small values); None when no parameter can be bound."""
+    mod = normalize(mod)
+    uses = global_uses(mod)
+    candidates = [(name, p) for name, f in mod.functions.items()
+                  if isinstance(f, rx.Function) and not f.is_private
+                  and not (uses[name].calls or uses[name].values)
+                  for p in f.params if isinstance(p.struct_info, si.TensorStructInfo)]
+    if not candidates:
+        return None
+    name, param = candidates[int(rng.integers(len(candidates)))]
+    func = mod.functions[name]
+    env = {v: int(rng.integers(0, 4)) for v in symbols_needed(func)}
+    try:
+        value = random_value(param.struct_info, env, rng, what=param.name_hint)
+        p = bind_params(name, {param: value})
+        p(mod)  # PASS-bind-params-3 may reject the value (an undecidable annotation)
+    except (InputError, ValueError, TypeError):
+        return None
+    return p
+
+
+@register_pass("BindParams", exact=True, instantiate=random_binding)
 def _bind_nothing(mod: rx.IRModule) -> rx.IRModule:
     """BindParams with no parameters (the identity, as in TVM); build a pass that binds
     with ``bind_params(func_name, params)``."""

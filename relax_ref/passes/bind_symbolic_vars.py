@@ -41,7 +41,7 @@ from relax_ref.semantics.sinfo_relations import defined_symbols
 from relax_ref.solver.simplify import simplify
 from relax_ref.solver.simplify import substitute as substitute_prim
 
-from .registry import Pass, register_pass
+from .registry import Adapter, Pass, register_pass
 from .rewrite import Rewriter, finish
 
 
@@ -367,13 +367,54 @@ def bind_symbolic_vars(binding: Mapping, func_name: str | None = None) -> Pass:
         except StructInfoError as err:
             raise ValueError(f"PASS-bind-sym-4: after binding, {err.message}") from err
 
+    def adapters(mod: rx.IRModule) -> dict[str, Adapter]:
+        """PASS-bind-sym-3 as the harness's Adapter: inputs drawn from the bound
+        signature, on which the original binds every variable to its value."""
+        mod = normalize(mod)
+        names = [func_name] if func_name is not None else [
+            name for name, f in mod.functions.items()
+            if isinstance(f, rx.Function) and _resolve(name, f, binding, strict=False)[1]]
+        return {name: Adapter(draw_from="after") for name in names}
+
     where = f" in {func_name}" if func_name else ""
+    shown = ", ".join(f"{getattr(k, 'name', k)}={v}" for k, v in binding.items())
     return Pass("BindSymbolicVars", run, exact=True,
-                doc=f"Bind {binding}{where}.", options={"binding": binding,
-                                                        "func_name": func_name})
+                doc=f"Bind {shown}{where}.", options={"binding": binding,
+                                                        "func_name": func_name},
+                adapters=adapters)
 
 
-@register_pass("BindSymbolicVars", exact=True)
+def random_binding(mod: rx.IRModule, rng) -> Pass | None:
+    """PASS-fuzz-2: BindSymbolicVars of one symbolic variable that a parameter of a
+    public function no one references defines, to a random small value within its
+    upper bound; None when there is none (or the binding is rejected)."""
+    from relax_ref.semantics.inputs import symbols_needed
+
+    from .inline_private_functions import global_uses
+
+    mod = normalize(mod)
+    uses = global_uses(mod)
+    candidates = [(name, v) for name, f in mod.functions.items()
+                  if isinstance(f, rx.Function) and not f.is_private
+                  and not (uses[name].calls or uses[name].values)
+                  for v in symbols_needed(f)]
+    if not candidates:
+        return None
+    name, var = candidates[int(rng.integers(len(candidates)))]
+    bounds = mod.functions[name].attrs.get("tir_var_upper_bound")
+    limit = 4
+    if isinstance(bounds, rx.Attrs):
+        limit = min(limit, next((b for k, b in bounds.items
+                                 if k == var.name and isinstance(b, int)), limit))
+    p = bind_symbolic_vars({var: int(rng.integers(0, limit + 1))}, name)
+    try:
+        p(mod)
+    except ValueError:
+        return None
+    return p
+
+
+@register_pass("BindSymbolicVars", exact=True, instantiate=random_binding)
 def _bind_nothing(mod: rx.IRModule) -> rx.IRModule:
     """BindSymbolicVars with an empty binding (the identity, as in TVM); build a pass
     that binds with ``bind_symbolic_vars(binding, func_name)``."""

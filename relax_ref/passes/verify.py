@@ -11,10 +11,17 @@ compares:
 
 A failure raises ``PassVerificationError`` naming the pass, the function, the symbolic
 values, the inputs and both outcomes.
+
+A pass that changes a public signature (BindParams, BindSymbolicVars) carries an
+``Adapter`` per changed function (PASS-adapt-1): inputs are drawn from one side's
+signature and mapped to each side's argument list, and the outputs the rewritten function
+still returns are selected from the original's. ``check_pass`` uses the pass's own
+adapters (``Pass.adapters``) and any given to it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable, Mapping
 
 import numpy as np
 
@@ -25,7 +32,7 @@ from relax_ref.semantics.interpreter import Interpreter, flatten_values
 from relax_ref.semantics.values import PrimScalar, ShapeValue, describe_value
 from relax_ref.semantics.well_formed import check_well_formed
 
-from .registry import Pass
+from .registry import Adapter, Pass
 
 FLOAT_RTOL, FLOAT_ATOL = 1e-5, 1e-6
 SYM_CHOICES = (1, 0, 2, 3, 5, 8)  # values tried for symbolic variables, in this order
@@ -51,23 +58,29 @@ class Report:
 
 
 def check_pass(p: Pass, mod: rx.IRModule, *, trials: int = 4, seed: int = 0,
-               entries: list[str] | None = None) -> Report:
-    """Verify pass ``p`` on ``mod`` (see the module docstring); returns a Report."""
+               entries: list[str] | None = None,
+               adapters: Mapping[str, Adapter] | None = None) -> Report:
+    """Verify pass ``p`` on ``mod`` (see the module docstring); returns a Report.
+    ``adapters`` (function name -> Adapter) add to the pass's own (``p.adapters(mod)``)."""
     after = p(mod)
     errors = check_well_formed(after)
     if errors:
         raise PassVerificationError(
             f"{p.name} produced ill-formed IR:\n" + "\n".join(e.render() for e in errors[:5]),
             pass_name=p.name, details={"errors": errors})
-    before_interp = Interpreter(mod)
-    after_interp = Interpreter(after)
+    adapt = {**(p.adapters(mod) if p.adapters else {}), **(adapters or {})}
+    interp = {"before": Interpreter(mod), "after": Interpreter(after)}
     if entries is None:
-        entries = [name for name, f in before_interp.mod.functions.items()
-                   if isinstance(f, rx.Function) and not f.is_private and name in after.functions]
+        entries = [name for name, f in interp["before"].mod.functions.items()
+                   if isinstance(f, rx.Function) and not f.is_private and
+                   (adapt.get(name, _SAME).after_name or name) in after.functions]
     report = Report(p.name, list(entries))
     rng = np.random.default_rng(seed)
     for name in entries:
-        func = before_interp.mod.functions[name]
+        a = adapt.get(name, _SAME)
+        after_name = a.after_name or name
+        func = interp[a.draw_from].mod.functions[name if a.draw_from == "before"
+                                                 else after_name]
         symbols = symbols_needed(func)
         bounds = _upper_bounds(func)
         for trial in range(trials):
@@ -83,8 +96,10 @@ def check_pass(p: Pass, mod: rx.IRModule, *, trials: int = 4, seed: int = 0,
                 report.notes.append(f"{name}: cannot make inputs ({err})")
                 break
             report.trials += 1
-            expected = _outcome(before_interp, name, args)
-            got = _outcome(after_interp, name, _copy(args))
+            expected = _outcome(interp["before"], name, a.to_before(_copy(args)))
+            got = _outcome(interp["after"], after_name, a.to_after(_copy(args)))
+            if not isinstance(expected, RelaxError):
+                expected = a.select(expected)
             problem = _compare(expected, got, exact=p.exact,
                                may_remove_traps=p.may_remove_traps)
             if problem is not None:
@@ -101,6 +116,9 @@ def check_pass(p: Pass, mod: rx.IRModule, *, trials: int = 4, seed: int = 0,
             else:
                 report.compared += 1
     return report
+
+
+_SAME = Adapter()
 
 
 def _upper_bounds(func: rx.Function) -> dict[str, int]:

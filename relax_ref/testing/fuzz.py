@@ -72,6 +72,7 @@ class CampaignResult:
     failures: list[Failure] = field(default_factory=list)  # the distinct ones, saved
     duplicates: int = 0        # failing programs not saved: like one saved, or over the limit
     invalid: int = 0           # generated modules that did not build (generator bugs)
+    instances: int = 0         # programs checked with a random instance (PASS-fuzz-2)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -86,6 +87,9 @@ class CampaignResult:
         lines = [f"{self.pass_name}: {self.programs} programs in {self.seconds:.1f} s "
                  f"({self.programs_per_second:.1f} programs/s, {self.trials} runs compared, "
                  f"seed {self.seed})"]
+        if self.instances:
+            lines.append(f"  {self.instances} program(s) checked with a random instance of "
+                         f"the pass (the others: nothing to bind, the identity)")
         if self.invalid:
             lines.append(f"  {self.invalid} generated module(s) did not build "
                          f"(a generator bug): {self.notes[0] if self.notes else ''}")
@@ -152,8 +156,24 @@ def _signature(problem: _Problem) -> str:
 _IDENTITY = Pass("Identity", lambda mod: mod)
 
 
-def _check(p: Pass, mod: rx.IRModule, trials: int, seed: int) -> tuple[_Problem | None, int]:
-    """Run the differential check; (problem or None, runs compared)."""
+def _check(p: Pass, mod: rx.IRModule, trials: int, seed: int,
+           instances: list | None = None) -> tuple[_Problem | None, int]:
+    """Run the differential check; (problem or None, runs compared). A pass registered
+    with an empty default (BindParams, BindSymbolicVars) is checked as a random instance
+    for ``mod`` (PASS-fuzz-2), drawn from ``seed`` so shrinking redraws the same kind."""
+    if p.instantiate is not None:
+        try:
+            instance = p.instantiate(mod, np.random.default_rng(seed))
+        except Exception as err:  # noqa: BLE001 - choosing an instance is part of the pass
+            return _Problem(f"crash: {type(err).__name__}", f"choosing an instance of "
+                            f"{p.name}: {err}", err, mod), 0
+        if instance is not None:
+            if instances is not None:
+                instances.append(instance.doc)
+            problem, runs = _check(instance, mod, trials, seed)
+            if problem is not None:
+                problem.message = f"{instance.doc}\n{problem.message}"
+            return problem, runs
     try:
         report = check_pass(p, mod, trials=trials, seed=seed)
     except RecursionError as err:
@@ -359,7 +379,9 @@ class _Campaign:
         drawn = RandomChoices(np.random.default_rng([self.seed, i]))
         text = generate_text(drawn, self.options)
         try:
-            problem, runs = _check(self.p, _build(text), self.trials, i)
+            chosen: list = []
+            problem, runs = _check(self.p, _build(text), self.trials, i, chosen)
+            result.instances += len(chosen)
         except _InvalidProgram as err:
             result.invalid += 1
             if len(result.notes) < 5:

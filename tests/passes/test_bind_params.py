@@ -2,8 +2,8 @@
 function has fewer parameters), the traps (symbolic variables left undefined, checks
 dropped), and TVM's own BindParams on the same modules.
 
-``compare_adapted`` is the comparison check_pass cannot make when a pass changes a
-signature; the other signature-changing passes' tests import it from here."""
+``compare_adapted`` compares a rewrite that changes a signature through check_pass with an
+Adapter; the other signature-changing passes' tests import it from here."""
 from __future__ import annotations
 
 from typing import Callable
@@ -16,13 +16,10 @@ from relax_ref.ir.equal import assert_structural_equal
 from relax_ref.parser.builder import parse
 from relax_ref.parser.printer import print_module
 from relax_ref.passes.bind_params import bind_params
-from relax_ref.passes.registry import get_pass
-from relax_ref.passes.verify import SYM_CHOICES, _compare, _describe_outcome, _outcome, \
-    _upper_bounds, check_pass
+from relax_ref.passes.registry import Adapter, Pass, get_pass
+from relax_ref.passes.verify import check_pass
 from relax_ref.semantics.inputs import random_value, symbols_needed
-from relax_ref.semantics.interpreter import Interpreter
 from relax_ref.semantics.normalize import normalize
-from relax_ref.semantics.well_formed import check_well_formed
 from tests.conftest import sample_files
 
 
@@ -33,38 +30,16 @@ def compare_adapted(before: rx.IRModule, after: rx.IRModule, name: str, *,
                     select: Callable[[list], list] = lambda outs: outs,
                     trials: int = 4, seed: int = 0, exact: bool = True) -> int:
     """Run ``before[name]`` and ``after[after_name or name]`` on related arguments and
-    compare the outcomes by the harness's rules (PASS-verify-2).
-
-    Arguments are drawn from the signature of the ``draw_from`` side ("before" or
-    "after"), symbolic values chosen as check_pass chooses them; ``to_before`` and
-    ``to_after`` map them to each side's argument list; ``select`` picks, from the
-    flattened outputs of ``before``, those ``after`` still returns. ``after`` must be well
-    formed. Returns the number of runs that compared values (not traps)."""
-    errors = check_well_formed(after)
-    assert not errors, "\n".join(e.render() for e in errors[:5])
-    interp = {"before": Interpreter(before), "after": Interpreter(after)}
-    func = interp[draw_from].mod.functions[name if draw_from == "before" else
-                                          (after_name or name)]
-    symbols = symbols_needed(func)
-    bounds = _upper_bounds(func)
-    rng = np.random.default_rng(seed)
-    compared = 0
-    for trial in range(trials):
-        env = {}
-        for k, v in enumerate(symbols):
-            choices = [c for c in SYM_CHOICES if c <= bounds.get(v.name, c)]
-            env[v] = choices[(trial + k) % len(choices)]
-        args = [random_value(p.struct_info, env, rng, what=p.name_hint) for p in func.params]
-        expected = _outcome(interp["before"], name, to_before(list(args)))
-        got = _outcome(interp["after"], after_name or name, to_after(list(args)))
-        if isinstance(expected, list):
-            expected = select(expected)
-        problem = _compare(expected, got, exact=exact)
-        assert problem is None, (f"{name} ({env}): {problem}\n  before: "
-                                 f"{_describe_outcome(expected)}\n  after:  "
-                                 f"{_describe_outcome(got)}")
-        compared += isinstance(expected, list)
-    return compared
+    compare the outcomes by the harness's rules: check_pass with an Adapter
+    (PASS-adapt-1), for a rewrite given as its result. Returns the number of runs that
+    compared values (not traps)."""
+    adapter = Adapter(draw_from=draw_from, to_before=to_before, to_after=to_after,
+                      select=select, after_name=after_name)
+    rewrite = Pass("rewrite under test", lambda mod: after, exact=exact)
+    report = check_pass(rewrite, before, trials=trials, seed=seed, entries=[name],
+                        adapters={name: adapter})
+    assert report.trials == trials, report.notes
+    return report.compared
 
 
 def _check_pair(before_text: str, expected_text: str, p) -> tuple[rx.IRModule, rx.IRModule]:
