@@ -249,29 +249,31 @@ def _passes_by_name(names: list[str]):
 
 def cmd_opt(args: argparse.Namespace) -> int:
     from relax_ref.parser.printer import print_module
-    from relax_ref.passes.verify import PassVerificationError, check_pass
+    from relax_ref.passes.pipeline import Pipeline, PipelineError
+    from relax_ref.passes.verify import PassVerificationError
 
     names = [n.strip() for n in args.passes.split(",") if n.strip()]
     if not names:
         raise CLIError("--passes takes a comma-separated list of pass names")
-    passes = _passes_by_name(names)
+    pipeline = Pipeline(_passes_by_name(names))
     if args.verify is not None and args.verify < 1:
         raise CLIError(f"--verify takes a positive number of trials, got {args.verify}")
     mod = _parse_file(args.file)
-    for p in passes:
+    def show(step) -> None:
         if args.verify is not None:
-            # Each pass is checked on the module it receives (the previous pass's output).
-            try:
-                report = check_pass(p, mod, trials=args.verify, seed=args.seed)
-            except PassVerificationError as err:
-                print(f"{p.name}: FAILED\n{err}", file=sys.stderr)
-                return 1
-            traps = f", {report.traps_matched} matching traps" if report.traps_matched else ""
-            notes = "".join(f"\n  note: {n}" for n in report.notes)
-            print(f"{p.name}: OK ({report.trials} trials, {report.compared} compared{traps}; "
-                  f"functions: {', '.join(report.functions) or 'none'}){notes}",
-                  file=sys.stderr)
-        mod = p(mod)
+            traps = f", {step.traps_matched} matching traps" if step.traps_matched else ""
+            notes = "".join(f"\n  note: {n}" for n in step.notes)
+            print(f"{step.name}: OK ({step.trials} trials, {step.compared} compared{traps})"
+                  f"{notes}", file=sys.stderr)
+
+    # Each pass is checked on the module it receives (the previous pass's output).
+    try:
+        mod, _ = pipeline.run(mod, verify=args.verify or 0, seed=args.seed, on_step=show)
+    except PassVerificationError as err:
+        print(f"{err.pass_name}: FAILED\n{err}", file=sys.stderr)
+        return 1
+    except PipelineError as err:
+        raise CLIError(str(err)) from err
     _write_text(print_module(mod), args.output)
     return 0
 

@@ -1,7 +1,7 @@
 """The differential harness (DESIGN.md decision 8, spec/passes.md "Verification").
 
 ``check_pass(p, mod, trials=N, seed=S)`` runs the pass, checks that its result is well
-formed, then runs both modules in the interpreter on random inputs, at several values of
+formed and has the forms the pass claims to produce (``passes/pipeline.FORMS``), then runs both modules in the interpreter on random inputs, at several values of
 each symbolic variable (respecting declared bounds, 0 and 1 included where legal), and
 compares:
 
@@ -68,6 +68,14 @@ def check_pass(p: Pass, mod: rx.IRModule, *, trials: int = 4, seed: int = 0,
         raise PassVerificationError(
             f"{p.name} produced ill-formed IR:\n" + "\n".join(e.render() for e in errors[:5]),
             pass_name=p.name, details={"errors": errors})
+    from .pipeline import missing_form
+
+    for form in p.produces:
+        where = missing_form(form, after)
+        if where:
+            raise PassVerificationError(
+                f"{p.name} claims to produce {form!r}, but its result has {where}",
+                pass_name=p.name, details={"errors": [], "form": form})
     adapt = {**(p.adapters(mod) if p.adapters else {}), **(adapters or {})}
     interp = {"before": Interpreter(mod), "after": Interpreter(after)}
     if entries is None:

@@ -1,0 +1,98 @@
+"""PASS-pipe-1..3: pipelines check the IR forms passes require and produce."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from relax_ref.cli import main
+from relax_ref.parser.builder import parse
+from relax_ref.passes.pipeline import FORMS, Pipeline, PipelineError, missing_form
+from relax_ref.passes.registry import Pass, get_pass
+from relax_ref.passes.verify import PassVerificationError, check_pass
+from relax_ref.semantics.well_formed import check_well_formed
+from tests.conftest import REPO, sample_files
+
+NESTED = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((3,), dtype="float32")) -> R.Tensor((3,), dtype="float32"):
+        @R.function
+        def twice(y: R.Tensor((3,), dtype="float32")) -> R.Tensor((3,), dtype="float32"):
+            z: R.Tensor((3,), dtype="float32") = R.add(y, y)
+            return z
+
+        with R.dataflow():
+            a: R.Tensor((3,), dtype="float32") = R.multiply(x, x)
+            R.output(a)
+        b: R.Tensor((3,), dtype="float32") = twice(a)
+        return b
+'''
+
+NEEDS_FLAT = Pass("NeedsFlat", lambda mod: mod, requires=("no dataflow blocks",))
+
+
+def test_forms_find_what_they_exclude():
+    mod = parse(NESTED)
+    assert "dataflow block" in missing_form("no dataflow blocks", mod)
+    assert "local function" in missing_form("no local functions", mod)
+    flat = Pipeline(["LambdaLift", "ToNonDataflow"])(mod)
+    assert all(missing_form(f, flat) is None for f in FORMS)
+    with pytest.raises(KeyError, match="unknown IR form"):
+        missing_form("no such form", mod)
+
+
+def test_a_missing_requirement_names_the_pass_that_makes_it():
+    with pytest.raises(PipelineError, match="NeedsFlat requires 'no dataflow blocks'.*"
+                                            "run ToNonDataflow first"):
+        Pipeline([NEEDS_FLAT])(parse(NESTED))
+    out = Pipeline(["ToNonDataflow", NEEDS_FLAT])(parse(NESTED))
+    assert missing_form("no dataflow blocks", out) is None
+
+
+def test_a_broken_promise_is_caught_by_the_pipeline_and_by_check_pass():
+    liar = dataclasses.replace(get_pass("DeadCodeElimination"), name="Liar",
+                               produces=("no dataflow blocks",))
+    with pytest.raises(PipelineError, match="Liar claims to produce 'no dataflow blocks'"):
+        Pipeline([liar])(parse(NESTED))
+    with pytest.raises(PassVerificationError, match="claims to produce"):
+        check_pass(liar, parse(NESTED), trials=1)
+
+
+def test_a_pass_naming_an_unknown_form_is_refused():
+    with pytest.raises(KeyError, match="unknown IR form"):
+        Pipeline([Pass("Odd", lambda mod: mod, produces=("shiny",))])
+
+
+def test_the_pipeline_as_one_pass():
+    seq = Pipeline(["ToNonDataflow", NEEDS_FLAT, "ConvertToDataflow"]).as_pass()
+    assert seq.name == "Sequential[ToNonDataflow,NeedsFlat,ConvertToDataflow]"
+    assert seq.requires == () and seq.produces == () and seq.exact
+    report = check_pass(seq, parse(NESTED), trials=2)
+    assert report.compared == 2
+    lifted = Pipeline(["ConvertToDataflow", "LambdaLift"]).as_pass()
+    assert lifted.produces == ("no local functions",)
+
+
+@pytest.mark.parametrize("path", sample_files(), ids=lambda p: p.stem)
+def test_pipeline_on_samples_with_verification(path):
+    """Every step verified (check_pass) on the module it receives; forms hold."""
+    mod = parse(path.read_text(), str(path))
+    out, steps = Pipeline(["LambdaLift", "ToNonDataflow", "CanonicalizeBindings",
+                           "DeadCodeElimination"]).run(mod, verify=2)
+    assert [s.name for s in steps] == ["LambdaLift", "ToNonDataflow", "CanonicalizeBindings",
+                                       "DeadCodeElimination"]
+    assert not check_well_formed(out)
+    assert all(missing_form(f, out) is None for f in FORMS)
+
+
+def test_opt_reports_a_missing_requirement(monkeypatch, capsys):
+    from relax_ref.passes import registry
+
+    monkeypatch.setitem(registry._PASSES, "NeedsFlat", NEEDS_FLAT)
+    mlp = REPO / "examples" / "mlp.py"
+    assert main(["opt", str(mlp), "--passes", "NeedsFlat"]) != 0
+    err = capsys.readouterr().err
+    assert "requires 'no dataflow blocks'" in err and "Traceback" not in err
+    assert main(["opt", str(mlp), "--passes", "ToNonDataflow,NeedsFlat"]) == 0
