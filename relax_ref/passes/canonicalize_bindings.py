@@ -37,9 +37,8 @@ from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.sinfo_relations import defined_symbols, free_symbols
 from relax_ref.solver.simplify import simplify, substitute
 
-from .normalize_pass import RetypingRewriter
 from .registry import register_pass
-from .rewrite import Rewriter, finish, used_vars
+from .rewrite import RetypingRewriter, Rewriter, finish, used_vars
 
 
 @register_pass("CanonicalizeBindings", exact=True)

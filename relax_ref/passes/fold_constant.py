@@ -21,7 +21,7 @@
 - PASS-fold-5. Bindings left unused whose value is a constant leaf are removed; nothing
   else is (TVM removes every unused pure binding, also ones that would trap).
 - PASS-fold-6. A variable binding whose value changed gets the struct info of its new
-  value (``normalize_pass.RetypingRewriter``, TVM's ReEmitBinding).
+  value (``rewrite.RetypingRewriter``, TVM's ReEmitBinding).
 """
 from __future__ import annotations
 
@@ -38,9 +38,8 @@ from relax_ref.semantics.interpreter import Frame, Interpreter, check_value
 from relax_ref.semantics.normalize import constant_sinfo, normalize
 from relax_ref.semantics.values import PrimScalar, ShapeValue
 
-from .normalize_pass import RetypingRewriter
 from .registry import register_pass
-from .rewrite import Rewriter, finish, used_vars
+from .rewrite import RetypingRewriter, Rewriter, finish, used_vars
 
 # The largest tensor folding may create (TVM has no limit; a reference must not exhaust
 # memory on ``R.zeros((100000, 100000))``).
