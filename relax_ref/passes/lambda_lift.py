@@ -239,7 +239,7 @@ class _Close(Rewriter):
         return super().call(e)
 
 
-@register_pass("LambdaLift", exact=True, produces=("no local functions",))
+@register_pass("LambdaLift", exact=True)
 def lambda_lift(mod: rx.IRModule) -> rx.IRModule:
     """Lift local functions to private module functions (closures become parameters)."""
     mod = normalize(mod)
