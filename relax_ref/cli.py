@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -96,11 +97,13 @@ def _arg_value(spec: str, sinfo, env, rng):
             dtype = parse_dtype(parts[2])
         except (ValueError, DTypeError) as err:
             raise CLIError(f"bad random argument {spec!r}: {err}") from None
+        if any(d < 0 for d in shape):
+            raise CLIError(f"bad random argument {spec!r}: a dimension is negative")
         return random_tensor(shape, dtype, rng)
     if spec.endswith(".npy"):
         try:
             arr = np.load(spec, allow_pickle=False)
-        except (OSError, ValueError) as err:
+        except (OSError, ValueError, EOFError) as err:
             raise CLIError(f"cannot load {spec}: {err}") from None
         return value_from_array(arr, sinfo, spec)
     try:
@@ -108,10 +111,17 @@ def _arg_value(spec: str, sinfo, env, rng):
     except ValueError:
         raise CLIError(f"cannot read the argument {spec!r} (a .npy file, random:SHAPE:DTYPE "
                        f"or a number)") from None
+    from relax_ref.ir import struct_info as si
+
+    if (isinstance(number, float) and isinstance(sinfo, si.PrimStructInfo)
+            and not sinfo.dtype.is_float):
+        raise CLIError(f"{spec!r} is not a whole number, and the parameter is {sinfo.dtype}")
     return value_from_array(np.asarray(number), sinfo, spec)
 
 
 def _build_arguments(func, args: argparse.Namespace):
+    from relax_ref.ir import prim_expr as PE
+    from relax_ref.ir import struct_info as si
     from relax_ref.semantics.inputs import (
         InputError, arguments_from_arrays, random_value, symbols_needed,
     )
@@ -119,13 +129,23 @@ def _build_arguments(func, args: argparse.Namespace):
     rng = np.random.default_rng(args.seed)
     sym = _sym_values(args.sym)
     if args.args:
+        if args.arg:
+            raise CLIError("give the arguments either with --args or with --arg, not both")
         try:
             data = np.load(args.args, allow_pickle=False)
-        except (OSError, ValueError) as err:
+            if not isinstance(data, np.lib.npyio.NpzFile):
+                raise CLIError(f"{args.args} is not an .npz archive")
+            keys = [k for k in data.files if k.startswith("in_")]
+            expected = [f"in_{i}" for i in range(len(keys))]
+            if sorted(keys) != sorted(expected):
+                raise CLIError(f"{args.args}: the inputs must be named {', '.join(expected[:3])}"
+                               f"{', ...' if len(keys) > 3 else ''} without gaps; found "
+                               f"{', '.join(sorted(keys))}")
+            arrays = [data[k] for k in expected]
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as err:
             raise CLIError(f"cannot load {args.args}: {err}") from None
-        keys = sorted((k for k in data.files if k.startswith("in_")), key=lambda k: int(k[3:]))
         try:
-            return arguments_from_arrays(func, [data[k] for k in keys])
+            return arguments_from_arrays(func, arrays)
         except InputError as err:
             raise CLIError(str(err)) from None
     given = {}
@@ -145,8 +165,18 @@ def _build_arguments(func, args: argparse.Namespace):
     values = []
     for p in func.params:
         if p.name_hint in given:
-            values.append(_arg_value(given[p.name_hint], p.struct_info, env, rng))
+            try:
+                values.append(_arg_value(given[p.name_hint], p.struct_info, env, rng))
+            except CLIError as err:
+                raise CLIError(f"--arg {p.name_hint}: {err}") from None
         else:
+            prim = p.struct_info
+            if (isinstance(prim, si.PrimStructInfo) and isinstance(prim.value, PE.Var)
+                    and prim.value not in env):
+                hint = f"--arg {p.name_hint}=VALUE"
+                if not prim.dtype.is_float:
+                    hint += f" or --sym {prim.value.name}=INT"
+                raise CLIError(f"{p.name_hint}: the scalar parameter needs a value ({hint})")
             try:
                 values.append(random_value(p.struct_info, env, rng, what=p.name_hint))
             except InputError as err:
@@ -173,6 +203,8 @@ def _summary(value) -> str:
             if poison and not np.issubdtype(value.dtype, np.floating):
                 text += f" poison={poison}"
         return text
+    if isinstance(value, tuple):
+        return "Tuple(" + ", ".join(_summary(v) for v in value) + ")"
     return describe_value(value)
 
 
@@ -202,16 +234,22 @@ def cmd_run(args: argparse.Namespace) -> int:
             print("  " + np.array2string(v.reshape(-1)[:8], precision=5, separator=", ")
                   + (" ..." if v.size > 8 else ""))
     if args.out:
+        from relax_ref.ir.numpy_dtype import numpy_dtype
         from relax_ref.semantics.values import PrimScalar, ShapeValue
 
         arrays = {}
         for i, v in enumerate(outs):
             if isinstance(v, PrimScalar):
-                v = np.asarray(v.value)
+                # Keep the scalar's own dtype (a float32 Prim is not saved as float64).
+                v = np.asarray(v.value, dtype=numpy_dtype(v.dtype))
             elif isinstance(v, ShapeValue):
                 v = np.asarray(v.dims, dtype=np.int64)
             arrays[f"out_{i}"] = v
-        np.savez(args.out, **arrays)
+        try:
+            with open(args.out, "wb") as f:
+                np.savez(f, **arrays)
+        except OSError as err:
+            raise CLIError(f"cannot write {args.out}: {err.strerror}") from None
     return 0
 
 
