@@ -159,9 +159,15 @@ def _build_arguments(func, args: argparse.Namespace):
         if name not in names:
             raise CLIError(f"the function has no parameter {name!r} (parameters: {', '.join(names)})")
     env = {}
-    for v in symbols_needed(func):
+    needed = symbols_needed(func)
+    for v in needed:
         if v.name in sym:
             env[v] = sym[v.name]
+    unknown = sorted(set(sym) - {v.name for v in needed})
+    if unknown:
+        known = ", ".join(sorted({v.name for v in needed})) or "none"
+        raise CLIError(f"--sym {', '.join(unknown)}: the signature of {args.entry!r} has no "
+                       f"such symbolic variable (its symbolic variables: {known})")
     values = []
     for p in func.params:
         if p.name_hint in given:

@@ -558,3 +558,9 @@ def test_command_line_error_has_no_traceback(samples, tmp_path):
     assert "Traceback" not in proc.stderr
     assert "match_cast" in proc.stderr
     assert proc.stdout == ""
+
+
+def test_a_sym_the_signature_does_not_have_is_an_error(capsys):
+    """A misspelt --sym would otherwise be ignored and the inputs drawn at other sizes."""
+    rc, _, err = run_cli(capsys, REPO / "examples" / "mlp.py", "--sym", "b=2", "--sym", "bb=3")
+    assert_failed(rc, err, "--sym bb", "its symbolic variables: b")
