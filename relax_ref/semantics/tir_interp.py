@@ -1850,23 +1850,25 @@ def _dot_general(operands: list, out: list[int]) -> np.ndarray | None:
     """The sum over every grid position not in ``out`` of the product of ``operands``
     (one or two ``(array, positions)``: each array dimension is the grid position
     named), with the dimensions ``out`` in that order; None when some position of
-    ``out`` is in no operand. Two operands run as one batched matrix product (BLAS)."""
+    ``out`` is in no operand, or a position summed over is in one of two operands only.
+    Two operands run as one batched matrix product (BLAS): every product is formed, the
+    sums alone are reassociated."""
     have = {p for _, dims in operands for p in dims}
     if not set(out) <= have:
         return None
-    prepared = []
-    for arr, dims in operands:
-        # Positions only this operand has and the result does not: summed first.
-        others = {p for other, odims in operands if odims is not dims for p in odims}
-        alone = [d for d, p in enumerate(dims) if p not in out and p not in others]
-        if alone:
-            arr = arr.sum(axis=tuple(alone))
-            dims = [p for d, p in enumerate(dims) if d not in alone]
-        prepared.append((arr, dims))
-    if len(prepared) == 1:
-        arr, dims = prepared[0]
+    if len(operands) == 1:
+        arr, dims = operands[0]
+        folded = tuple(d for d, p in enumerate(dims) if p not in out)
+        if folded:
+            arr = arr.sum(axis=folded)
+            dims = [p for p in dims if p in out]
         return arr.transpose([dims.index(p) for p in out])
-    (a, da), (b, db) = prepared
+    (a, da), (b, db) = operands
+    if any(p not in out and p not in db for p in da) or \
+            any(p not in out and p not in da for p in db):
+        # A fold axis of one factor only: summing it first would distribute the product
+        # over the sum (inf * (1 + -1) is not inf * 1 + inf * -1), not reassociate it.
+        return None
     batch = [p for p in out if p in da and p in db]
     left = [p for p in out if p in da and p not in db]
     right = [p for p in out if p in db and p not in da]
