@@ -113,12 +113,7 @@ class RelaxReader(Reader):
                                      rule="SYN-relax-1")
                 result = self.expr(stmt.children[0])
             elif kind == "with_stmt":
-                head = stmt.children[0]
-                if not (isinstance(head, Tree) and head.data == "call"
-                        and self.dotted(head.children[0]) == "R.dataflow"
-                        and head.children[1] is None) or stmt.children[1] is not None:
-                    raise self.error("only `with R.dataflow():` blocks may appear in a Relax "
-                                     "function", stmt, rule="SYN-relax-2")
+                self._check_dataflow_head(stmt)
                 if self.in_dataflow:
                     raise self.error("dataflow blocks cannot nest", stmt, rule="SYN-relax-2")
                 if bindings:
@@ -260,8 +255,8 @@ class RelaxReader(Reader):
             raise self.error("an if in a Relax function needs an else branch", stmt,
                              rule="SYN-relax-6")
         cond = self.expr(cond_node)
-        then_seq, then_name, then_ann = self.branch(then_suite, dataflow_outputs)
-        else_seq, else_name, else_ann = self.branch(else_suite, dataflow_outputs)
+        then_seq, then_name, then_ann = self.branch(then_suite, dataflow_outputs, "then")
+        else_seq, else_name, else_ann = self.branch(else_suite, dataflow_outputs, "else")
         if then_name != else_name:
             raise self.error(f"both branches of an if must end by assigning the same variable "
                              f"(then assigns {then_name!r}, else assigns {else_name!r})", stmt,
@@ -275,7 +270,11 @@ class RelaxReader(Reader):
         self.scope[then_name] = var
         return rx.VarBinding(var, rx.If(cond, then_seq, else_seq, span=span), span=span)
 
-    def branch(self, suite: Tree, dataflow_outputs: set | None):
+    def branch(self, suite: Tree, dataflow_outputs: set | None, side: str):
+        """One branch of an if: binding blocks and dataflow blocks (when the if is not
+        itself inside a dataflow block), then the assignment of the result. A result
+        given by ``R.match_cast`` is bound in the branch to ``NAME_then`` /
+        ``NAME_else`` (TVM's names), which is then the branch's value."""
         stmts = statements(suite)
         outer = self.scope
         self.scope = outer.new_child()
@@ -284,14 +283,21 @@ class RelaxReader(Reader):
                 raise self.error("each branch of an if must end by assigning its result to a "
                                  "variable", stmts[-1] if stmts else suite, rule="SYN-relax-6")
             last = stmts[-1]
+            blocks: list[rx.BindingBlock] = []
             bindings: list[rx.Binding] = []
             for s in stmts[:-1]:
                 if s.data == "return_stmt":
                     raise self.error("return inside an if branch is not part of Relax", s,
                                      rule="SYN-relax-6")
                 if s.data == "with_stmt":
-                    raise self.error("dataflow blocks cannot appear inside an if", s,
-                                     rule="SYN-relax-6")
+                    if dataflow_outputs is not None or self.in_dataflow:
+                        raise self.error("dataflow blocks cannot nest", s, rule="SYN-relax-2")
+                    self._check_dataflow_head(s)
+                    if bindings:
+                        blocks.append(rx.BindingBlock(tuple(bindings)))
+                        bindings = []
+                    blocks.append(self.dataflow_block(s))
+                    continue
                 self.statement(s, bindings, dataflow_outputs)
             target = last.children[0]
             if not (isinstance(target, Tree) and target.data == "name"):
@@ -305,12 +311,29 @@ class RelaxReader(Reader):
                     raise self.error("an annotation needs a value", last, rule="SYN-relax-4")
             else:
                 value_node = last.children[1]
-            body = self.expr(value_node)
-            blocks = (rx.BindingBlock(tuple(bindings)),) if bindings else ()
-            return (rx.SeqExpr(blocks, body, span=self.ctx.span(suite)),
-                    str(target.children[0]), ann)
+            name = str(target.children[0])
+            if isinstance(value_node, Tree) and value_node.data == "call" and \
+                    self.dotted(value_node.children[0]) == "R.match_cast":
+                inner = Tree("assign", [Tree("name", [f"{name}_{side}"]), value_node],
+                             meta=last.meta)
+                self.assignment(inner, bindings, dataflow_outputs)
+                body = bindings[-1].var
+            else:
+                body = self.expr(value_node)
+            if bindings:
+                blocks.append(rx.BindingBlock(tuple(bindings)))
+            return rx.SeqExpr(tuple(blocks), body, span=self.ctx.span(suite)), name, ann
         finally:
             self.scope = outer
+
+    def _check_dataflow_head(self, stmt: Tree) -> None:
+        """SYN-relax-2: the only `with` is `with R.dataflow():`."""
+        head = stmt.children[0]
+        if not (isinstance(head, Tree) and head.data == "call"
+                and self.dotted(head.children[0]) == "R.dataflow"
+                and head.children[1] is None) or stmt.children[1] is not None:
+            raise self.error("only `with R.dataflow():` blocks may appear in a Relax "
+                             "function", stmt, rule="SYN-relax-2")
 
     def local_function(self, stmt: Tree, dataflow_outputs: set | None) -> rx.VarBinding:
         decorators = [d.children[0] for d in stmt.children[:-1]]
