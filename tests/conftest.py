@@ -1,6 +1,7 @@
 """Shared fixtures: where the TVMScript samples live."""
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -15,6 +16,13 @@ def sample_files() -> list[Path]:
     if not SAMPLES.is_dir():
         return []
     return sorted(SAMPLES.glob("*.py"))
+
+
+def sample_manifest() -> list[dict]:
+    """The samples' manifest.json (name, entry, runs with their npz file and expected
+    outcome); empty when the samples are absent."""
+    path = SAMPLES / "manifest.json"
+    return json.loads(path.read_text()) if path.is_file() else []
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,6 @@ with an exception escaping ``main``.
 """
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -17,15 +16,12 @@ import numpy as np
 import pytest
 
 from relax_ref.cli import main
-from tests.conftest import REPO, SAMPLES
+from tests.conftest import REPO, SAMPLES, sample_manifest
 
 
 def _manifest_runs():
-    path = SAMPLES / "manifest.json"
-    if not path.is_file():
-        return []
     out = []
-    for sample in json.loads(path.read_text()):
+    for sample in sample_manifest():
         for run in sample["runs"]:
             if run["expect"].startswith("ok"):
                 out.append(pytest.param(sample["name"], sample["entry"], run["file"],

@@ -2,7 +2,6 @@
 raise our error of the right kind; tuples_shapes gives the NumPy outputs."""
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pytest
@@ -12,15 +11,12 @@ from relax_ref.semantics.errors import RuntimeCheckError
 from relax_ref.semantics.inputs import arguments_from_arrays
 from relax_ref.semantics.interpreter import Interpreter, flatten_values
 from relax_ref.semantics.values import PrimScalar, ShapeValue
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, sample_manifest
 
 
 def _runs():
-    manifest = SAMPLES / "manifest.json"
-    if not manifest.exists():
-        return []
     out = []
-    for entry in json.loads(manifest.read_text()):
+    for entry in sample_manifest():
         for suffix in (".py", ".src.py"):
             path = SAMPLES / f"{entry['name']}{suffix}"
             if not path.exists():

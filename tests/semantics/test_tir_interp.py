@@ -884,6 +884,20 @@ def test_reduction_folds_in_order_on_the_grid(chunks):
     assert out.tobytes() == _sequential_batched_matmul(q, k, bias).tobytes()
 
 
+def _sum_3x5_over_4(update: str, dtype: str = "float32") -> tir.PrimFunc:
+    """``O[i, j] = sum over r < 4 of update`` for A (3, 4), B (4, 5), O (3, 5), init 0."""
+    return one_func(f'''
+@T.prim_func
+def f(A: T.Buffer((3, 4), "{dtype}"), B: T.Buffer((4, 5), "{dtype}"), O: T.Buffer((3, 5), "{dtype}")):
+    for i, j, r in T.grid(3, 5, 4):
+        with T.sblock("s"):
+            vi, vj, vr = T.axis.remap("SSR", [i, j, r])
+            with T.init():
+                O[vi, vj] = T.{dtype}(0)
+            O[vi, vj] = O[vi, vj] + {update}
+''')
+
+
 def _auto(func, args):
     stats: dict = {}
     arrays = [a.copy() for a in args]
@@ -952,16 +966,7 @@ def f({params}, O: T.Buffer({out_shape}, "{dtype}")):
 ])
 def test_other_reductions_keep_the_sequential_order(update, dtype):
     """What EXEC-tir-vec-7 does not take folds in order, bit-identical in every mode."""
-    func = one_func(f'''
-@T.prim_func
-def f(A: T.Buffer((3, 4), "{dtype}"), B: T.Buffer((4, 5), "{dtype}"), O: T.Buffer((3, 5), "{dtype}")):
-    for i, j, r in T.grid(3, 5, 4):
-        with T.sblock("s"):
-            vi, vj, vr = T.axis.remap("SSR", [i, j, r])
-            with T.init():
-                O[vi, vj] = T.{dtype}(0)
-            O[vi, vj] = O[vi, vj] + {update}
-''')
+    func = _sum_3x5_over_4(update, dtype)
     rng = np.random.default_rng(9)
     args = [rng.standard_normal(s).astype(dtype) for s in ((3, 4), (4, 5), (3, 5))]
     _, stats = _auto(func, args)
@@ -976,32 +981,14 @@ def test_contraction_keeps_poison_and_bounds_checks():
     """A contraction reads the same elements: poison (NaN) in an operand reaches the
     cells it feeds; an index past the buffer leaves the nest to the scalar path, which
     traps at the exact iteration."""
-    func = one_func('''
-@T.prim_func
-def f(A: T.Buffer((3, 4), "float32"), B: T.Buffer((4, 5), "float32"), O: T.Buffer((3, 5), "float32")):
-    for i, j, r in T.grid(3, 5, 4):
-        with T.sblock("s"):
-            vi, vj, vr = T.axis.remap("SSR", [i, j, r])
-            with T.init():
-                O[vi, vj] = T.float32(0)
-            O[vi, vj] = O[vi, vj] + A[vi, vr] * B[vr, vj]
-''')
+    func = _sum_3x5_over_4("A[vi, vr] * B[vr, vj]")
     a = np.ones((3, 4), np.float32)
     b = poison_array((4, 5), parse_dtype("float32"))
     b[:, 1:] = 1
     (_, _, out), stats = _auto(func, [a, b, np.zeros((3, 5), np.float32)])
     assert stats["contracted"] == 1
     assert np.isnan(out[:, 0]).all() and (out[:, 1:] == 4).all()
-    oob = one_func('''
-@T.prim_func
-def f(A: T.Buffer((3, 4), "float32"), B: T.Buffer((4, 5), "float32"), O: T.Buffer((3, 5), "float32")):
-    for i, j, r in T.grid(3, 5, 4):
-        with T.sblock("s"):
-            vi, vj, vr = T.axis.remap("SSR", [i, j, r])
-            with T.init():
-                O[vi, vj] = T.float32(0)
-            O[vi, vj] = O[vi, vj] + A[vi, vr] * B[vr, vj + 1]
-''')
+    oob = _sum_3x5_over_4("A[vi, vr] * B[vr, vj + 1]")
     errors = errors_in_all_modes(oob, [a, np.ones((4, 5), np.float32),
                                        np.zeros((3, 5), np.float32)], "index_out_of_bounds")
     assert all("B" in str(e) for e in errors)
