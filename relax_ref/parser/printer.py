@@ -42,6 +42,8 @@ _TIR_RESERVED = _RESERVED + ("range",)
 _DPS_OPS = ("call_tir", "call_tir_inplace", "call_tir_with_grad", "call_dps_packed")
 # Ops whose first argument is a packed function named by a string.
 _PACKED_OPS = ("call_pure_packed", "call_inplace_packed")
+# Ops whose format string is an operand at this position, printed as ``format=``.
+_FORMAT_POSITION = {"print": 0, "assert_op": 1}
 # TIR intrinsics that TVMScript writes with the result dtype as first argument.
 _DTYPE_FIRST_INTRINSICS = ("call_extern", "call_pure_extern", "call_intrin", "call_packed",
                            "call_llvm_intrin", "call_llvm_pure_intrin")
@@ -739,6 +741,18 @@ class _RelaxPrinter(_PrimPrinter):
             if name in _PACKED_OPS and args:
                 # R.call_pure_packed("f", x, ..., [attrs], ty_args=(...))
                 parts = [self._callee(args[0])] + [self.expr(a) for a in args[1:]]
+                return f"R.{name}({', '.join(parts + self._trailer(c.attrs, sinfo_args))})"
+            if name in _FORMAT_POSITION and len(args) > _FORMAT_POSITION[name] and \
+                    isinstance(args[_FORMAT_POSITION[name]], rx.StringImm):
+                # R.print(values..., format=R.str(f)) and R.assert_op(cond, args...,
+                # format=R.str(f)): the format is an operand (SYN-relax-12).
+                k = _FORMAT_POSITION[name]
+                parts = [self.expr(a) for a in args[:k] + args[k + 1:]]
+                if name == "assert_op" and len(args) > 3:
+                    # PRINT-assert-1: several format arguments as one list, which TVM 0.27
+                    # reads (it cannot read them spread out, as it prints them).
+                    parts = [parts[0], f"[{', '.join(parts[1:])}]"]
+                parts.append(f"format={self.expr(args[k])}")
                 return f"R.{name}({', '.join(parts + self._trailer(c.attrs, sinfo_args))})"
             if name == "builtin.alloc_tensor" and _alloc_sinfo_derivable(c):
                 # PRINT-dev: TVM 0.27 prints ty_args= here but cannot read it; the struct

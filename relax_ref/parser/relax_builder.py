@@ -754,11 +754,42 @@ class RelaxReader(Reader):
         if name in DPS_CALLS:
             return self.dps_call(name, args, attrs, sinfo_args, node)
         exprs = tuple(self.expr(a) for a in args)
+        if name in ("print", "assert_op"):
+            return self.format_call(name, exprs, attrs, sinfo_args, node)
         if name == "builtin.alloc_tensor" and not sinfo_args and len(exprs) >= 2 \
                 and isinstance(exprs[0], rx.ShapeExpr) and isinstance(exprs[1], rx.DataTypeImm):
             # ty_args may be omitted where the shape and dtype give it (PRINT-alloc-1).
             sinfo_args = (si.TensorStructInfo(exprs[0].values, exprs[1].value),)
         return rx.Call(rx.Op(f"relax.{name}"), exprs, attrs, sinfo_args, span=span)
+
+    def format_call(self, name: str, exprs: tuple, attrs: rx.Attrs, sinfo_args: tuple,
+                    node) -> rx.Call:
+        """SYN-relax-12: ``R.print(values..., format=f)`` is ``relax.print(f, values...)``
+        and ``R.assert_op(cond, args..., format=f)`` is ``relax.assert_op(cond, f,
+        args...)``, the format a StringImm operand ("" when not written), as TVM builds
+        them; one written list or tuple of format arguments is spread."""
+        extra = [k for k, _ in attrs.items if k != "format"]
+        if extra or sinfo_args:
+            raise self.error(f"R.{name} takes only format= as a keyword (found "
+                             f"{', '.join(extra) or 'ty_args'})", node, rule="SYN-relax-12")
+        fmt = attrs.get("format", "")
+        if isinstance(fmt, str):
+            fmt = rx.StringImm(fmt, span=self.ctx.span(node))
+        if not isinstance(fmt, rx.StringImm):
+            raise self.error(f"the format of R.{name} must be a string", node,
+                             rule="SYN-relax-12")
+        if name == "print":
+            args = (fmt,) + exprs
+        else:
+            if not exprs:
+                raise self.error("R.assert_op takes a condition first", node,
+                                 rule="SYN-relax-12")
+            rest = exprs[1:]
+            if len(rest) == 1 and isinstance(rest[0], rx.Tuple):
+                rest = rest[0].fields  # a written list or tuple of format arguments
+            args = (exprs[0], fmt) + tuple(rest)
+        return rx.Call(rx.Op(f"relax.{name}"), args, rx.Attrs(()), (),
+                       span=self.ctx.span(node))
 
     def keyword_args(self, kwargs: list, node) -> tuple[rx.Attrs, tuple]:
         attrs = []

@@ -373,10 +373,9 @@ def _eval_call_pure_packed(interp: Interpreter, e: rx.Call, frame: Frame):
 
 
 def _eval_print(interp: Interpreter, e: rx.Call, frame: Frame):
-    values = [interp.expr(a, frame) for a in e.args]
-    fmt = e.attrs.get("format", "")
-    if isinstance(fmt, rx.StringImm):
-        fmt = fmt.value
+    # SYN-relax-12: the format is the first operand.
+    fmt = _format_operand(e, 0)
+    values = [interp.expr(a, frame) for a in e.args[1:]]
     shown = [_show(v) for v in values]
     if fmt:
         try:
@@ -393,11 +392,9 @@ def _eval_assert(interp: Interpreter, e: rx.Call, frame: Frame):
     cond = interp.expr(e.args[0], frame)
     ok = bool(cond.value) if isinstance(cond, PrimScalar) else bool(np.asarray(cond))
     if not ok:
-        fmt = e.attrs.get("format", "Assertion failed")
-        if isinstance(fmt, rx.StringImm):
-            fmt = fmt.value
+        fmt = _format_operand(e, 1) or "Assertion failed"
         rest = []
-        for a in e.args[1:]:
+        for a in e.args[2:]:
             v = interp.expr(a, frame)
             rest.extend(v if isinstance(v, tuple) else [v])  # the format args are a tuple
         try:
@@ -406,6 +403,15 @@ def _eval_assert(interp: Interpreter, e: rx.Call, frame: Frame):
             message = str(fmt)
         raise RuntimeCheckError(message, e.span, check="assert", rule="EXEC-assert-1")
     return ()
+
+
+def _format_operand(e: rx.Call, k: int) -> str:
+    """The format string operand of R.print (k = 0) or R.assert_op (k = 1)."""
+    fmt = e.args[k] if len(e.args) > k else None
+    if not isinstance(fmt, rx.StringImm):
+        raise RuntimeCheckError(f"{e.op.name}: operand {k} must be the format string",
+                                e.span, check="invalid_value", rule="SYN-relax-12")
+    return fmt.value
 
 
 def _int_of(v) -> int:

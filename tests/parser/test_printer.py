@@ -377,7 +377,7 @@ def prologue_module() -> rx.IRModule:
     v = rx.Var("v", tensor(k))
     under = rx.Var("_")
     y = rx.Var("y", tensor(k))
-    printed = call("relax.print", v, attrs={"format": rx.StringImm("{}")})
+    printed = call("relax.print", rx.StringImm("{}"), v)
     main = function([x], [
         rx.MatchCast(v, x, tensor(k)),
         rx.VarBinding(under, printed),
