@@ -400,6 +400,22 @@ def f(Q: T.Buffer((2, 5, 16), "float32"), K: T.Buffer((2, 6, 16), "float32"), O:
         "so the expected value is the float64 product rounded to float32 and the "
         "comparison has a tolerance of 1e-5."))
 
+    f = PRIM + '''
+def f(A: T.Buffer((6,), "float32"), B: T.Buffer((6,), "float32")):
+    for i in range(6):
+        x = T.float32()
+        B[i] = T.Let(x * x - x, where={x: A[i] + T.float32(1)})
+'''
+    a = quarters((6,), 25)
+    cases.append(case(
+        "let_expression",
+        module([f], call_main([("x", ann((6,)))], ["x"], ann((6,)))),
+        [ok([tensor(a)], [tensor((a + 1) * (a + 1) - (a + 1))])],
+        ["SYN-prim-2", "EXEC-tir-for-1"],
+        "T.Let(x * x - x, where={x: A[i] + 1}), x declared as T.float32(): the value is "
+        "bound once and used twice: (a + 1)^2 - (a + 1) (NumPy; exact for quarter "
+        "values)."))
+
     a = quarters((4, 6), 23)
     cases.append(case(
         "reduce_sum_init",

@@ -391,6 +391,12 @@ class _PrimPrinter:
             var = self.names.define(e.var, e.var.name)
             body = self.prim(e.body)
             self.names.pop()
+            declared = getattr(self, "declared", None)
+            if self.tir_style and declared is not None:
+                # PRINT-tir-2: the variable is declared (``x = T.float32()``) before use.
+                line = f"{var} = {self.t(str(e.var.dtype))}()"
+                if line not in declared:
+                    declared.append(line)
             return f"{self.t('Let')}({body}, where={{{var}: {value}}})", _ATOM, False
         if isinstance(e, P.Call):
             return self._call(e), _ATOM, False

@@ -458,6 +458,8 @@ class Reader:
                 dtype = self.dtype_arg(args[0])
                 rest = tuple(self.scalar(self.value(a), a) for a in args[1:])
                 return P.Call(f"tir.{name}", rest, dtype, span=self.ctx.span(node))
+            if name == "Let":
+                return self.let_expr(args, kw, node)
             values = [self.value(a) for a in args]
             if name in pb.BINARY_FUNCS:
                 if len(values) != 2:
@@ -495,6 +497,28 @@ class Reader:
         except pb.PrimBuildError as err:
             raise self.error(str(err), node, rule="SYN-prim-1") from None
         raise self.error(f"unknown TIR function T.{name}", node, rule="SYN-call-3")
+
+    def let_expr(self, args: list, kw: dict, node) -> P.PrimExpr:
+        """SYN-prim-2: ``T.Let(body, where={x: value})``, ``x`` a declared scalar
+        variable (``x = T.float32()``), is ``P.Let(x, value, body)``."""
+        where = kw.pop("where", None)
+        if len(args) != 1 or kw or not (isinstance(where, Tree) and where.data == "dict_"
+                                         and where.children[0] is not None):
+            raise self.error("T.Let takes (body, where={var: value})", node, rule="SYN-prim-2")
+        items = [i for i in where.children[0].children if i is not None]
+        if len(items) != 1:
+            raise self.error("T.Let binds exactly one variable", where, rule="SYN-prim-2")
+        key_node, value_node = items[0].children
+        var = self.value(key_node)
+        if not isinstance(var, P.Var):
+            raise self.error("the key of T.Let's where= must be a declared variable", key_node,
+                             rule="SYN-prim-2")
+        value = self.scalar(self.value(value_node), value_node)
+        if value.dtype != var.dtype:
+            raise self.error(f"T.Let binds {var.name}: {var.dtype} to a {value.dtype} value",
+                             value_node, rule="SYN-prim-2")
+        body = self.scalar(self.value(args[0]), args[0])
+        return P.Let(var, value, body, body.dtype, span=self.ctx.span(node))
 
     # -- attribute values ----------------------------------------------------------------
     def attr_value(self, node):
