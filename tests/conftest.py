@@ -18,6 +18,14 @@ def sample_files() -> list[Path]:
     return sorted(SAMPLES.glob("*.py"))
 
 
+def sample_path(name: str) -> Path:
+    """The sample file ``name``; the calling test is skipped when the samples are absent."""
+    path = SAMPLES / name
+    if not path.is_file():
+        pytest.skip(f"sample {path} is absent")
+    return path
+
+
 def sample_manifest() -> list[dict]:
     """The samples' manifest.json (name, entry, runs with their npz file and expected
     outcome); empty when the samples are absent."""

@@ -20,7 +20,7 @@ from relax_ref.passes.registry import Adapter, Pass, get_pass
 from relax_ref.passes.verify import check_pass
 from relax_ref.semantics.inputs import random_value, symbols_needed
 from relax_ref.semantics.normalize import normalize
-from tests.conftest import sample_files
+from tests.conftest import sample_files, sample_path
 
 
 def compare_adapted(before: rx.IRModule, after: rx.IRModule, name: str, *,
@@ -177,7 +177,7 @@ def test_bad_keys_and_referenced_functions_are_rejected():
         bind_params("main", {"nope": W})(parse(MLP))
     with pytest.raises(ValueError, match="PASS-bind-params-1"):
         bind_params("absent", {"w": W})(parse(MLP))
-    recursion = next(p for p in sample_files() if p.name == "recursion.py")
+    recursion = sample_path("recursion.py")
     with pytest.raises(ValueError, match="PASS-bind-params-4"):
         bind_params("main", {"x": np.zeros((3,), "float32")})(parse(recursion.read_text()))
 

@@ -16,7 +16,7 @@ from relax_ref.passes.registry import Pass, get_pass
 from relax_ref.passes.to_non_dataflow import merge_adjacent_blocks
 from relax_ref.passes.verify import check_pass
 from relax_ref.testing.strategies import modules
-from tests.conftest import sample_files
+from tests.conftest import sample_files, sample_path
 
 INLINE = get_pass("InlinePrivateFunctions")
 
@@ -263,7 +263,7 @@ def test_every_sample(path):
 
 
 def test_if_else_call_sample_inlines_into_a_branch():
-    path = next(p for p in sample_files() if p.name == "if_else_call.py")
+    path = sample_path("if_else_call.py")
     after = INLINE(parse(path.read_text()))
     assert list(after.functions) == ["main"]
 
@@ -292,7 +292,7 @@ def test_tvm_computes_the_same_or_breaks_well_formedness():
         return relax.transform.InlinePrivateFunctions()(
             tvm.script.from_source(print_module(parse(text))))
 
-    if_else = next(p for p in sample_files() if p.name == "if_else_call.py").read_text()
+    if_else = sample_path("if_else_call.py").read_text()
     for text in (TRANSITIVE, if_else):
         theirs = merge_adjacent_blocks(parse(run_tvm(text).script()))
         assert list(theirs.functions) == ["main"]

@@ -13,7 +13,7 @@ from relax_ref.passes.to_non_dataflow import merge_adjacent_blocks
 from relax_ref.passes.verify import check_pass
 from relax_ref.semantics.normalize import normalize
 from relax_ref.testing.strategies import modules
-from tests.conftest import sample_files
+from tests.conftest import sample_files, sample_path
 
 TO_NON_DF = get_pass("ToNonDataflow")
 
@@ -111,7 +111,7 @@ def test_tvm_gives_the_same_module(name):
     if name == "BEFORE":
         text = BEFORE
     else:
-        text = next(p for p in sample_files() if p.name == name).read_text()
+        text = sample_path(name).read_text()
     text = print_module(parse(text))
     theirs = normalize(parse(relax.transform.ToNonDataflow()(tvm.script.from_source(text)).script()))
     assert_structural_equal(TO_NON_DF(parse(text)), merge_adjacent_blocks(theirs))
