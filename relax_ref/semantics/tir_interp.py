@@ -548,7 +548,7 @@ class _Machine:
         self.buffers: dict[tir.Buffer, np.ndarray] = {}
         self.storage: dict[P.Var, np.ndarray] = {}
         self.no_vector = 1 if mode == "scalar" else 0
-        self.plans: dict[int, tuple[tir.For, _Nest | None]] = {}
+        self.failures: dict[int, int] = {}  # id(_Nest) -> runtime failures in this run
         self.stats = {"vectorized": 0, "fallback": 0, "contracted": 0}
         self.reassociate = mode == "auto"  # EXEC-tir-vec-7
         self.consts: dict[int, Any] = {}
@@ -1074,8 +1074,11 @@ class _Machine:
     def eval_masked(self, e: P.PrimExpr, mask: np.ndarray, shape: tuple):
         """The value of ``e`` at the positions of ``mask`` (a flat array, or a scalar)."""
         saved, saved_axes = self.env, self.axes
+        # Only the variables ``e`` reads are restricted to the mask; the other arrays are
+        # left out, so that every array in the environment is flat.
+        used = _free_vars(e)
         self.env = {k: (np.broadcast_to(v, shape)[mask] if _is_array(v) else v)
-                    for k, v in saved.items()}
+                    for k, v in saved.items() if k in used or not _is_array(v)}
         self.axes = None  # the values are flat now: no axis is an axis any more
         try:
             return self.eval(e)
@@ -1098,11 +1101,8 @@ class _Machine:
         of a shape the vectorized path handles (EXEC-tir-vec-1); ``"failed"`` when it is
         but a runtime condition failed or an error arose (EXEC-tir-vec-6): nothing
         observable happened that the scalar path, which runs it next, does not redo."""
-        entry = self.plans.get(id(s))
-        if entry is None:
-            entry = self.plans[id(s)] = (s, _analyse_nest(s))
-        nest = entry[1]
-        if nest is None or nest.failures >= 2:
+        nest = _analysed(s)
+        if nest is None or self.failures.get(id(nest), 0) >= 2:
             return "declined"
         try:
             mins = [self.to_int(lp.min, lp) for lp in nest.loops]
@@ -1128,7 +1128,7 @@ class _Machine:
             else:
                 self._vector_reduction(nest, mins, extents)
         except (_Fallback, RelaxError):
-            nest.failures += 1
+            self.failures[id(nest)] = self.failures.get(id(nest), 0) + 1
             self.stats["fallback"] += 1
             return "failed"
         finally:
@@ -1908,7 +1908,31 @@ class _Nest:
     fold_loops: tuple[int, ...] = ()            # reduction: the others, folded in order
     iter_of_loop: tuple[tir.IterVar, ...] = ()  # block iter var bound to each loop
     factors: tuple[tir.BufferLoad, ...] = ()    # reduction: u as a product of loads (vec-7)
-    failures: int = 0
+
+
+# The analysis of a nest depends on the statement alone, so it is kept across runs: by
+# id, with the statement itself (which keeps the id from being reused), bounded in size.
+_ANALYSED: dict[int, tuple[tir.For, "_Nest | None"]] = {}
+_FREE_VARS: dict[int, tuple[P.PrimExpr, frozenset]] = {}
+_CACHE_LIMIT = 100_000
+
+
+def _analysed(s: tir.For) -> "_Nest | None":
+    entry = _ANALYSED.get(id(s))
+    if entry is None or entry[0] is not s:
+        if len(_ANALYSED) >= _CACHE_LIMIT:
+            _ANALYSED.clear()
+        entry = _ANALYSED[id(s)] = (s, _analyse_nest(s))
+    return entry[1]
+
+
+def _free_vars(e: P.PrimExpr) -> frozenset:
+    entry = _FREE_VARS.get(id(e))
+    if entry is None or entry[0] is not e:
+        if len(_FREE_VARS) >= _CACHE_LIMIT:
+            _FREE_VARS.clear()
+        entry = _FREE_VARS[id(e)] = (e, frozenset(P.free_vars(e)))
+    return entry[1]
 
 
 def _analyse_nest(s: tir.For) -> _Nest | None:
