@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import zipfile
 from pathlib import Path
@@ -417,6 +418,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except RecursionError:
         print("relax-ref: error: the program is nested too deeply", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # The reader of our output went away (``relax-ref run ... | head``): stop quietly,
+        # and keep Python from reporting the pipe again when it flushes at exit.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):  # stdout is not a real file
+            pass
         return 1
 
 

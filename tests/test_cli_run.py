@@ -560,3 +560,22 @@ def test_a_sym_the_signature_does_not_have_is_an_error(capsys):
     """A misspelt --sym would otherwise be ignored and the inputs drawn at other sizes."""
     rc, _, err = run_cli(capsys, REPO / "examples" / "mlp.py", "--sym", "b=2", "--sym", "bb=3")
     assert_failed(rc, err, "--sym bb", "its symbolic variables: b")
+
+
+
+class _ClosedPipe:
+    """A standard output whose reader has gone away."""
+
+    def write(self, text):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self):
+        pass
+
+
+def test_a_closed_pipe_is_not_a_traceback(monkeypatch, capsys):
+    """`relax-ref run ... | head -1`: the reader leaving early ends the command quietly."""
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    rc = main(["run", str(REPO / "examples" / "mlp.py"), "--sym", "b=2"])
+    assert rc == 1
+    assert "Traceback" not in capsys.readouterr().err
