@@ -38,6 +38,7 @@ from relax_ref.semantics.sinfo_relations import defined_symbols, free_symbols
 from relax_ref.solver.simplify import simplify, substitute
 
 from .registry import register_pass
+from .bind_symbolic_vars import SymbolRewriter, map_sinfo
 from .rewrite import RetypingRewriter, Rewriter, finish, used_vars
 
 
@@ -58,7 +59,7 @@ def canonicalize_bindings(mod: rx.IRModule) -> rx.IRModule:
 # Step 1: symbolic variables a match_cast only renames (PASS-canon-1)
 # ==========================================================================================
 
-class _SymbolicCanonicalizer(Rewriter):
+class _SymbolicCanonicalizer(SymbolRewriter):
     """Substitutes, after each match_cast, the expressions its value's struct info gives
     for the symbolic variables it defines. ``known`` and ``defined`` are scoped: a
     SeqExpr (function body, if branch) restores them when it ends."""
@@ -71,7 +72,7 @@ class _SymbolicCanonicalizer(Rewriter):
     # -- scopes ---------------------------------------------------------------------------
     def function(self, func: rx.Function) -> rx.Function:
         saved = (dict(self.known), set(self.defined))
-        params = tuple(self._retyped(p) for p in func.params)
+        params = tuple(self.define(p) for p in func.params)
         for v in defined_symbols(p.struct_info for p in params):
             self.defined.add(id(v))
         body = self.seq(func.body)
@@ -95,11 +96,11 @@ class _SymbolicCanonicalizer(Rewriter):
         if isinstance(b, rx.MatchCast):
             self._learn(b)
             target = self.sinfo(b.struct_info)
-            var = self._retyped(b.var)
+            var = self.define(b.var)
             if value is b.value and var is b.var and target is b.struct_info:
                 return [b]
             return [rx.MatchCast(var, value, target, span=b.span)]
-        var = self._retyped(b.var)
+        var = self.define(b.var)
         if value is b.value and var is b.var:
             return [b]
         return [rx.VarBinding(var, value, span=b.span)]
@@ -118,59 +119,16 @@ class _SymbolicCanonicalizer(Rewriter):
         for v in new:
             self.defined.add(id(v))
 
-    def _retyped(self, var: rx.Var) -> rx.Var:
-        """``var`` with its struct info rewritten; uses follow through ``var_map``."""
-        s = var.struct_info
-        new_s = None if s is None else self.sinfo(s)
-        if new_s is s:
-            return var
-        new = type(var)(var.name_hint, new_s, span=var.span)
-        self.var_map[id(var)] = new
-        return new
-
-    def bind_var(self, var: rx.Var) -> rx.Var:
-        return self._retyped(var)
-
-    # -- expressions ---------------------------------------------------------------------
-    def expr(self, e: rx.Expr) -> rx.Expr:
-        if isinstance(e, rx.ShapeExpr):
-            values = tuple(self.prim(d) for d in e.values)
-            if all(a is b for a, b in zip(values, e.values)):
-                return e
-            return rx.ShapeExpr(values, span=e.span)
-        if isinstance(e, rx.PrimValue):
-            value = self.prim(e.value)
-            return e if value is e.value else rx.PrimValue(value, span=e.span)
-        return super().expr(e)
-
-    def call(self, e: rx.Call) -> rx.Expr:
-        new = super().call(e)
-        sinfo_args = tuple(self.sinfo(s) for s in new.sinfo_args)
-        if all(a is b for a, b in zip(sinfo_args, new.sinfo_args)):
-            return new
-        return rx.Call(new.op, new.args, new.attrs, sinfo_args, span=new.span)
-
     # -- symbolic substitution ----------------------------------------------------------------
     def prim(self, e: P.PrimExpr) -> P.PrimExpr:
         if not self.known or not any(v in self.known for v in P.free_vars(e)):
             return e
         return simplify(substitute(e, self.known))
 
-    def sinfo(self, s: si.StructInfo) -> si.StructInfo:
-        if not self.known or not any(v in self.known for v in free_symbols(s)):
+    def sinfo(self, s: si.StructInfo | None) -> si.StructInfo | None:
+        if s is None or not self.known or not any(v in self.known for v in free_symbols(s)):
             return s
-        if isinstance(s, si.PrimStructInfo):
-            return dataclasses.replace(s, value=self.prim(s.value))
-        if isinstance(s, si.ShapeStructInfo):
-            return dataclasses.replace(s, values=tuple(self.prim(d) for d in s.values))
-        if isinstance(s, si.TensorStructInfo):
-            return dataclasses.replace(s, shape=tuple(self.prim(d) for d in s.shape))
-        if isinstance(s, si.TupleStructInfo):
-            return dataclasses.replace(s, fields=tuple(self.sinfo(f) for f in s.fields))
-        if isinstance(s, si.FuncStructInfo):
-            params = None if s.params is None else tuple(self.sinfo(p) for p in s.params)
-            return dataclasses.replace(s, params=params, ret=self.sinfo(s.ret))
-        return s
+        return map_sinfo(s, self.prim)
 
 
 def _infer(target: si.StructInfo, source: si.StructInfo, wanted: set[int],
