@@ -1385,13 +1385,7 @@ class _Machine:
         saved = self.env
         pending: list = []
 
-        def spec(j: int, pos: int) -> _Axis:
-            var = nest.loops[j].loop_var
-            names = (var,) if realize is None else (var, nest.iter_of_loop[j].var)
-            return _Axis(names, mins[j], extents[j], var.dtype, pos, ndim)
-
-        fold_specs = [spec(j, pos) for pos, j in enumerate(folds)]
-        cell_specs = [spec(j, pos) for pos, j in enumerate(cells, nf)]
+        fold_specs, cell_specs = _reduction_axes(nest, mins, extents)
         always = realize is None or _always(realize.predicate)
 
         for cell_chunk in _chunks(cell_ext, VECTOR_CHUNK_ELEMENTS):
@@ -1482,16 +1476,9 @@ class _Machine:
                           target: np.ndarray, saved: dict) -> bool:
         folds, cells = nest.fold_loops, nest.cell_loops
         nf, ndim = len(folds), len(folds) + len(cells)
-        realize, store = nest.realize, nest.store
-
-        def spec(j: int, pos: int) -> _Axis:
-            var = nest.loops[j].loop_var
-            names = (var,) if realize is None else (var, nest.iter_of_loop[j].var)
-            return _Axis(names, mins[j], extents[j], var.dtype, pos, ndim)
-
-        fold_specs = [spec(j, pos) for pos, j in enumerate(folds)]
-        cell_axes = [a.part(0, extents[j])
-                     for a, j in zip([spec(j, pos) for pos, j in enumerate(cells, nf)], cells)]
+        store = nest.store
+        fold_specs, cell_specs = _reduction_axes(nest, mins, extents)
+        cell_axes = [a.part(0, extents[j]) for a, j in zip(cell_specs, cells)]
         cell_shape = tuple(extents[j] for j in cells)
         # The cells' views and the init value at the first fold iteration.
         self.bind_grid(saved, [a.part(0, 1) for a in fold_specs] + cell_axes)
@@ -1744,6 +1731,21 @@ class _Axis:
         shape[self.pos] = length
         values = self.values[offset:offset + length].reshape(shape)
         return self.names, self.start + offset, length, values, self.pos
+
+
+def _reduction_axes(nest: "_Nest", mins: list, extents: list) -> tuple[list, list]:
+    """The grid of a reduction nest (EXEC-tir-vec-4): the fold loops' axes first, then
+    the cells'; each loop's variable and the block iter var bound to it name its axis."""
+    ndim = len(nest.loops)
+
+    def axis(j: int, pos: int) -> _Axis:
+        var = nest.loops[j].loop_var
+        names = (var,) if nest.realize is None else (var, nest.iter_of_loop[j].var)
+        return _Axis(names, mins[j], extents[j], var.dtype, pos, ndim)
+
+    nf = len(nest.fold_loops)
+    return ([axis(j, pos) for pos, j in enumerate(nest.fold_loops)],
+            [axis(j, pos) for pos, j in enumerate(nest.cell_loops, nf)])
 
 
 @lru_cache(maxsize=None)
