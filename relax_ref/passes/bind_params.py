@@ -49,7 +49,7 @@ from relax_ref.solver.analyzer import Analyzer
 from relax_ref.solver.evaluate import evaluate_int
 
 from .bind_symbolic_vars import substitute_sinfo, substitute_symbols
-from .inline_private_functions import global_uses
+from .inline_private_functions import global_uses, unreferenced_public_functions
 from .registry import Adapter, Pass, register_pass
 from .rewrite import finish
 
@@ -176,10 +176,7 @@ def random_binding(mod: rx.IRModule, rng) -> Pass | None:
     one references, to a random value of its annotation (its symbolic dimensions at
     random small values); None when no parameter can be bound."""
     mod = normalize(mod)
-    uses = global_uses(mod)
-    candidates = [(name, p) for name, f in mod.functions.items()
-                  if isinstance(f, rx.Function) and not f.is_private
-                  and not (uses[name].calls or uses[name].values)
+    candidates = [(name, p) for name, f in unreferenced_public_functions(mod)
                   for p in f.params if isinstance(p.struct_info, si.TensorStructInfo)]
     if not candidates:
         return None

@@ -390,13 +390,10 @@ def random_binding(mod: rx.IRModule, rng) -> Pass | None:
     upper bound; None when there is none (or the binding is rejected)."""
     from relax_ref.semantics.inputs import symbols_needed
 
-    from .inline_private_functions import global_uses
+    from .inline_private_functions import unreferenced_public_functions
 
     mod = normalize(mod)
-    uses = global_uses(mod)
-    candidates = [(name, v) for name, f in mod.functions.items()
-                  if isinstance(f, rx.Function) and not f.is_private
-                  and not (uses[name].calls or uses[name].values)
+    candidates = [(name, v) for name, f in unreferenced_public_functions(mod)
                   for v in symbols_needed(f)]
     if not candidates:
         return None

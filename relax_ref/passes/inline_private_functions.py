@@ -58,6 +58,15 @@ class GlobalUses:
         return not self.values
 
 
+def unreferenced_public_functions(mod: rx.IRModule) -> list[tuple[str, rx.Function]]:
+    """The public Relax functions nothing in ``mod`` calls or uses as a value: those a
+    pass may change the signature of without breaking a caller."""
+    uses = global_uses(mod)
+    return [(name, f) for name, f in mod.functions.items()
+            if isinstance(f, rx.Function) and not f.is_private
+            and not (uses[name].calls or uses[name].values)]
+
+
 def global_uses(mod: rx.IRModule) -> dict[str, GlobalUses]:
     """For every function name of ``mod``, who calls it and who uses it as a value
     (call_tir's callee counts as a value use)."""
