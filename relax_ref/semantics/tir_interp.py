@@ -551,13 +551,11 @@ class _Machine:
         self.failures: dict[int, int] = {}  # id(_Nest) -> runtime failures in this run
         self.stats = {"vectorized": 0, "fallback": 0, "contracted": 0}
         self.reassociate = mode == "auto"  # EXEC-tir-vec-7
-        self.consts: dict[int, Any] = {}
         # The vectorized path's grid (EXEC-tir-vec-3, -4): each loop (and block iter)
         # variable of the nest that is an axis of the grid maps to (position, first value,
         # length, the array bound to it); None outside a vectorized nest.
         self.axes: dict[P.Var, tuple] | None = None
         self.grid_ndim = 0
-        self.forms: dict = {}  # id(load or store) -> _axis_form of each index (and iter values)
 
     # -- EXEC-tir-bind-1 .. 3: arguments ----------------------------------------------------
     def bind_arguments(self, func: tir.PrimFunc, args: list) -> None:
@@ -945,9 +943,13 @@ class _Machine:
         return fn(self, e)
 
     def to_int(self, e: P.PrimExpr, node) -> int:
-        v = self.eval(e)
-        if type(v) is np.ndarray:
-            raise _unsupported("a loop bound or extent that varies inside a vectorized nest", e)
+        if type(e) is P.IntImm:
+            v = _constant(e)
+        else:
+            v = self.eval(e)
+            if type(v) is np.ndarray:
+                raise _unsupported("a loop bound or extent that varies inside a vectorized "
+                                   "nest", e)
         if not (e.dtype.is_integer or e.dtype.is_bool):
             raise _ill_typed(f"an integer expected, found {e.dtype}", node)
         return int(v)
@@ -959,26 +961,7 @@ class _Machine:
         return bool(v)
 
     def _eval_const(self, e: P.IntImm | P.FloatImm):
-        """Constants are computed once per node (they are immutable)."""
-        v = self.consts.get(id(e))
-        if v is None:
-            v = self.consts[id(e)] = (self._eval_int_imm(e) if type(e) is P.IntImm
-                                      else self._eval_float_imm(e))
-        return v
-
-    def _eval_int_imm(self, e: P.IntImm):
-        dt = e.dtype
-        if dt.lanes != 1:
-            raise _unsupported(f"vector constant of type {dt}", e)
-        if dt.is_bool:
-            return np.bool_(e.value != 0)
-        if dt.is_float:
-            return np.array(float(e.value)).astype(_np(dt))[()]
-        lo, hi = dtype_range(dt)
-        return _np(dt).type(e.value if lo <= e.value <= hi else _wrap(e.value, dt))
-
-    def _eval_float_imm(self, e: P.FloatImm):
-        return np.array(e.value).astype(_np(e.dtype))[()]
+        return _constant(e)
 
     def _eval_var(self, e: P.Var):
         v = self.env.get(e, _MISSING)
@@ -1173,9 +1156,7 @@ class _Machine:
         included; each axis at most once; its values in the index type, where the scalar
         path computes them without wrapping) or one in-bounds integer for the whole grid;
         else None (the gather then computes, checks and reports the indices)."""
-        forms = self.forms.get(id(node))
-        if forms is None:
-            forms = self.forms[id(node)] = [self._axis_form(i) for i in exprs]
+        forms = _index_forms(node)
         if len(exprs) != arr.ndim:
             return None
         axes = self.axes
@@ -1202,25 +1183,6 @@ class _Machine:
                 return None
             key.append(k)
         return tuple(key), dims
-
-    def _axis_form(self, e: P.PrimExpr) -> tuple | None:
-        """``(v, c, lo, hi)`` when ``e`` is ``v``, ``v + c``, ``c + v`` or ``v - c`` (as
-        ``v + (-c)``) for an integer Var ``v`` and an IntImm ``c`` of ``e``'s type, whose
-        range is ``[lo, hi]``; else None."""
-        dt = e.dtype
-        if dt.lanes != 1 or not dt.is_integer:
-            return None
-        lo, hi = _range(dt)
-        if type(e) is P.Var:
-            return e, 0, lo, hi
-        if type(e) is P.Add or type(e) is P.Sub:
-            a, b = e.a, e.b
-            if type(e) is P.Add and type(a) is P.IntImm:
-                a, b = b, a
-            if type(a) is P.Var and type(b) is P.IntImm and a.dtype == dt and b.dtype == dt:
-                c = int(self._eval_const(b))  # as the scalar path reads it (wrapped)
-                return a, c if type(e) is P.Add else -c, lo, hi
-        return None
 
     # -- EXEC-tir-vec-3: spatial nests --------------------------------------------------------
     def _vector_spatial(self, nest: "_Nest", mins: list, extents: list) -> None:
@@ -1284,21 +1246,21 @@ class _Machine:
         an axis."""
         block = realize.block
         values = [self.eval(v) for v in realize.iter_values]
-        for iv, value in zip(block.iter_vars, values):
-            lo, ext = self.to_int(iv.dom.min, iv), self.to_int(iv.dom.extent, iv)
-            if np.any(value < lo) or np.any(value >= lo + ext):
-                raise _Fallback()
         ranges = []
-        for expr in realize.iter_values:
-            key = ("iter value", id(expr))
-            form = self.forms.get(key, _MISSING)
-            if form is _MISSING:
-                form = self.forms[key] = self._axis_form(expr)
+        for iv, expr, value in zip(block.iter_vars, realize.iter_values, values):
+            form = _axis_forms(expr)
             ax = None if form is None else self.axes.get(form[0])
             if ax is not None:
                 pos, start, length = ax
-                lo = start + form[1]
-                ax = (pos, lo, length) if form[2] <= lo and lo + length - 1 <= form[3] else None
+                first = start + form[1]
+                ax = (pos, first, length) if form[2] <= first and \
+                    first + length - 1 <= form[3] else None
+            lo, ext = self.to_int(iv.dom.min, iv), self.to_int(iv.dom.extent, iv)
+            if ax is not None:  # the values are first, first + 1, ...: check the ends
+                if ax[1] < lo or ax[1] + ax[2] > lo + ext:
+                    raise _Fallback()
+            elif np.any(value < lo) or np.any(value >= lo + ext):
+                raise _Fallback()
             ranges.append(ax)
         for iv, value, ax in zip(block.iter_vars, values, ranges):
             self.env[iv.var] = value
@@ -1721,7 +1683,7 @@ class _Axis:
         to = _np(dt)
         self.names = tuple((var, _np(var.dtype) == to) for var in names)
         self.start, self.pos = start, pos
-        self.values = np.arange(start, start + extent, dtype=np.int64).astype(to)
+        self.values = _axis_values(start, extent, to)
         self.shape = [1] * ndim
 
     def part(self, offset: int, length: int) -> tuple:
@@ -1731,6 +1693,15 @@ class _Axis:
         shape[self.pos] = length
         values = self.values[offset:offset + length].reshape(shape)
         return self.names, self.start + offset, length, values, self.pos
+
+
+@lru_cache(maxsize=256)
+def _axis_values(start: int, extent: int, to: np.dtype) -> np.ndarray:
+    """``start, start + 1, ...`` (``extent`` values) of type ``to``, read-only (shared by
+    every grid that has this axis)."""
+    values = np.arange(start, start + extent, dtype=np.int64).astype(to)
+    values.flags.writeable = False
+    return values
 
 
 def _reduction_axes(nest: "_Nest", mins: list, extents: list) -> tuple[list, list]:
@@ -1912,29 +1883,71 @@ class _Nest:
     factors: tuple[tir.BufferLoad, ...] = ()    # reduction: u as a product of loads (vec-7)
 
 
-# The analysis of a nest depends on the statement alone, so it is kept across runs: by
-# id, with the statement itself (which keeps the id from being reused), bounded in size.
-_ANALYSED: dict[int, tuple[tir.For, "_Nest | None"]] = {}
-_FREE_VARS: dict[int, tuple[P.PrimExpr, frozenset]] = {}
-_CACHE_LIMIT = 100_000
+class _NodeCache:
+    """Facts that depend on an IR node alone, kept across runs: by ``id``, with the node
+    itself (which keeps the id from being reused), bounded in size."""
+
+    __slots__ = ("entries", "compute")
+    LIMIT = 100_000
+
+    def __init__(self, compute: Callable):
+        self.entries: dict[int, tuple[Any, Any]] = {}
+        self.compute = compute
+
+    def __call__(self, node):
+        entry = self.entries.get(id(node))
+        if entry is None or entry[0] is not node:
+            if len(self.entries) >= self.LIMIT:
+                self.entries.clear()
+            entry = self.entries[id(node)] = (node, self.compute(node))
+        return entry[1]
 
 
-def _analysed(s: tir.For) -> "_Nest | None":
-    entry = _ANALYSED.get(id(s))
-    if entry is None or entry[0] is not s:
-        if len(_ANALYSED) >= _CACHE_LIMIT:
-            _ANALYSED.clear()
-        entry = _ANALYSED[id(s)] = (s, _analyse_nest(s))
-    return entry[1]
+_analysed = _NodeCache(lambda s: _analyse_nest(s))
 
 
-def _free_vars(e: P.PrimExpr) -> frozenset:
-    entry = _FREE_VARS.get(id(e))
-    if entry is None or entry[0] is not e:
-        if len(_FREE_VARS) >= _CACHE_LIMIT:
-            _FREE_VARS.clear()
-        entry = _FREE_VARS[id(e)] = (e, frozenset(P.free_vars(e)))
-    return entry[1]
+def _constant_value(e: P.IntImm | P.FloatImm):
+    """The value of a constant: an integer wrapped into its type (EXEC-tir-int-1), a
+    float rounded to its type."""
+    dt = e.dtype
+    if dt.lanes != 1:
+        raise _unsupported(f"vector constant of type {dt}", e)
+    if type(e) is P.FloatImm:
+        return np.array(e.value).astype(_np(dt))[()]
+    if dt.is_bool:
+        return np.bool_(e.value != 0)
+    if dt.is_float:
+        return np.array(float(e.value)).astype(_np(dt))[()]
+    lo, hi = dtype_range(dt)
+    return _np(dt).type(e.value if lo <= e.value <= hi else _wrap(e.value, dt))
+
+
+_constant = _NodeCache(_constant_value)  # constants are immutable: computed once per node
+
+
+def _axis_form(e: P.PrimExpr) -> tuple | None:
+    """``(v, c, lo, hi)`` when ``e`` is ``v``, ``v + c``, ``c + v`` or ``v - c`` (as
+    ``v + (-c)``) for an integer Var ``v`` and an IntImm ``c`` of ``e``'s type, whose
+    range is ``[lo, hi]``; else None."""
+    dt = e.dtype
+    if dt.lanes != 1 or not dt.is_integer:
+        return None
+    lo, hi = _range(dt)
+    if type(e) is P.Var:
+        return e, 0, lo, hi
+    if type(e) is P.Add or type(e) is P.Sub:
+        a, b = e.a, e.b
+        if type(e) is P.Add and type(a) is P.IntImm:
+            a, b = b, a
+        if type(a) is P.Var and type(b) is P.IntImm and a.dtype == dt and b.dtype == dt:
+            c = int(_constant(b))  # as the scalar path reads it (wrapped)
+            return a, c if type(e) is P.Add else -c, lo, hi
+    return None
+
+
+_axis_forms = _NodeCache(_axis_form)  # per index expression
+_index_forms = _NodeCache(lambda node: [_axis_forms(i) for i in node.indices])  # per access
+_free_vars = _NodeCache(lambda e: frozenset(P.free_vars(e)))
 
 
 def _analyse_nest(s: tir.For) -> _Nest | None:
