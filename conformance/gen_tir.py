@@ -401,6 +401,31 @@ def f(Q: T.Buffer((2, 5, 16), "float32"), K: T.Buffer((2, 6, 16), "float32"), O:
         "comparison has a tolerance of 1e-5."))
 
     f = PRIM + '''
+def f(a: T.handle, c: T.handle):
+    n = T.int64()
+    A = T.match_buffer(a, (n, T.int64(12)), "float32")
+    C = T.match_buffer(c, (n, T.int64(3), T.int64(4)), "float32")
+    for i, j, k in T.grid(n, T.int64(3), T.int64(4)):
+        with T.sblock("reshape"):
+            vi, vj, vk = T.axis.remap("SSS", [i, j, k])
+            C[vi, vj, vk] = A[((vj * T.int64(4) + vk) // T.int64(12) + vi) % n, (vj * T.int64(4) + vk) % T.int64(12)] - A[n - T.int64(1) - vi, T.int64(11) - vj * T.int64(4) - vk]
+'''
+    runs = []
+    for n in (1, 2, 5):
+        a = quarters((n, 12), 40 + n)
+        runs.append(ok([tensor(a)], [tensor((a - a[::-1, ::-1]).reshape(n, 3, 4))]))
+    cases.append(case(
+        "reshape_floordiv_floormod_indices",
+        module([f], call_main([("x", ann(("n", 12)))], ["x"], ann(("n", 3, 4))),
+               typevars=("n",)),
+        runs,
+        ["EXEC-tir-vec-8", "EXEC-tir-div-1"],
+        "A reshape of n x 12 into n x 3 x 4 as LegalizeOps writes it (the row index "
+        "((4j + k) // 12 + i) % n, the column (4j + k) % 12), minus the input read "
+        "backwards (row n - 1 - i, column 11 - 4j - k), for n = 1, 2, 5: "
+        "(a - a[::-1, ::-1]).reshape(n, 3, 4) (NumPy; exact)."))
+
+    f = PRIM + '''
 def f(A: T.Buffer((6,), "float32"), B: T.Buffer((6,), "float32")):
     for i in range(6):
         x = T.float32()

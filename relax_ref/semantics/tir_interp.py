@@ -549,13 +549,14 @@ class _Machine:
         self.storage: dict[P.Var, np.ndarray] = {}
         self.no_vector = 1 if mode == "scalar" else 0
         self.failures: dict[int, int] = {}  # id(_Nest) -> runtime failures in this run
-        self.stats = {"vectorized": 0, "fallback": 0, "contracted": 0}
+        self.stats = {"vectorized": 0, "fallback": 0, "contracted": 0, "strided": 0}
         self.reassociate = mode == "auto"  # EXEC-tir-vec-7
         # The vectorized path's grid (EXEC-tir-vec-3, -4): each loop (and block iter)
         # variable of the nest that is an axis of the grid maps to (position, first value,
         # length, the array bound to it); None outside a vectorized nest.
         self.axes: dict[P.Var, tuple] | None = None
         self.grid_ndim = 0
+        self.lengths: list[int] = []  # the grid's length at each position
 
     # -- EXEC-tir-bind-1 .. 3: arguments ----------------------------------------------------
     def bind_arguments(self, func: tir.PrimFunc, args: list) -> None:
@@ -1038,9 +1039,9 @@ class _Machine:
         buffer (basic slicing: the same elements as the gather, without it)."""
         arr = self.array_of(e.buffer, e)
         if self.axes is not None:
-            box = self.box(e.indices, arr, e)
-            if box is not None:
-                return _grid_view(arr[box[0]], box[1], self.grid_ndim)
+            view = self.load_view(arr, e)
+            if view is not None:
+                return _grid_view(view[0], view[1], self.grid_ndim)
         return arr[self.indices(e.buffer, arr, e.indices, e, "load")]
 
     def eval_choice(self, c: np.ndarray, t: P.PrimExpr, f: P.PrimExpr, dt: DataType):
@@ -1134,17 +1135,20 @@ class _Machine:
         """Bind the variables of each axis of the grid (``_Axis.part``, one per
         dimension, in order) to its values."""
         env, grid = dict(saved), {}
+        lengths = [1] * len(axes)
         for names, start, length, values, pos in axes:
+            lengths[pos] = length
             for var, is_axis in names:
                 env[var] = values
                 if is_axis:
                     grid[var] = (pos, start, length)
-        self.env, self.axes, self.grid_ndim = env, grid, len(axes)
+        self.env, self.axes, self.grid_ndim, self.lengths = env, grid, len(axes), lengths
 
     def rebind_grid(self, axes: list) -> None:
         """Bind some axes of the current grid to other values (in place)."""
         env, grid = self.env, self.axes
         for names, start, length, values, pos in axes:
+            self.lengths[pos] = length
             for var, is_axis in names:
                 env[var] = values
                 if is_axis:
@@ -1175,6 +1179,9 @@ class _Machine:
                 key.append(slice(lo, hi))
                 dims.append(pos)
                 continue
+            env = self.env
+            if any(type(env.get(v)) is np.ndarray for v in _free_vars(expr)):
+                return None  # it varies on the grid: not one integer
             i = self.eval(expr)
             if type(i) is np.ndarray or i.dtype.kind not in "iu":
                 return None
@@ -1183,6 +1190,101 @@ class _Machine:
                 return None
             key.append(k)
         return tuple(key), dims
+
+    def load_view(self, arr: np.ndarray, load: tir.BufferLoad) -> tuple | None:
+        """``arr[indices]`` on the grid as a view, and the grid position of each of its
+        dimensions (increasing for a strided view): ``box``'s slices, else a strided view
+        when every index is an affine form of the axes (``affine``); else None (the
+        gather computes, checks and reports the indices)."""
+        box = self.box(load.indices, arr, load)
+        if box is not None:
+            return arr[box[0]], box[1]
+        if len(load.indices) != arr.ndim:
+            return None
+        strides: dict[int, int] = {}
+        corner = []
+        for d, expr in enumerate(load.indices):
+            form = self.affine(expr)
+            if form is None:
+                return None
+            c, coefs, lo, hi = form
+            if lo < 0 or hi >= arr.shape[d]:
+                return None  # out of bounds somewhere: the gather reports where
+            corner.append(c)
+            for pos, k in coefs.items():
+                strides[pos] = strides.get(pos, 0) + k * arr.strides[d]
+        dims = sorted(strides)
+        # Every element the view reaches is one the indices name, all in bounds: the
+        # view starts at the element of the grid's first point and steps by the sum of
+        # each index's coefficient times its dimension's stride.
+        view = np.lib.stride_tricks.as_strided(
+            arr[tuple(slice(c, None) for c in corner)],
+            shape=[self.lengths[p] for p in dims], strides=[strides[p] for p in dims],
+            writeable=False)
+        self.stats["strided"] += 1
+        return view, dims
+
+    def affine(self, e: P.PrimExpr) -> tuple | None:
+        """EXEC-tir-vec-8: ``e`` on the grid as ``(c, {pos: k}, lo, hi)``, the value
+        ``c + sum(k * t_pos)`` where ``t_pos`` counts along grid position ``pos`` from 0,
+        and ``[lo, hi]`` its range, when ``e`` is built from integer constants, scalar
+        variables, axes, ``+``, ``-``, ``*`` by a constant, and ``//``, ``%`` (floor, or
+        truncating on a non-negative range) by a positive constant whose quotient is the
+        same over the whole range, with every intermediate value in ``e``'s type (so that
+        the scalar path's wrapping arithmetic computes the same values); else None."""
+        dt = e.dtype
+        if dt.lanes != 1 or not dt.is_integer:
+            return None
+        t = type(e)
+        if t is P.IntImm:
+            c = int(_constant(e))
+            return c, {}, c, c
+        if t is P.Var:
+            ax = self.axes.get(e)
+            if ax is not None:
+                pos, start, length = ax
+                return start, {pos: 1}, start, start + length - 1
+            v = self.env.get(e)
+            if type(v) is np.ndarray or v is None or v.dtype != _np(dt):
+                return None
+            c = int(v)
+            return c, {}, c, c
+        if t not in _AFFINE_OPS or e.a.dtype != dt or e.b.dtype != dt:
+            return None
+        a = self.affine(e.a)
+        b = None if a is None else self.affine(e.b)
+        if b is None:
+            return None
+        if t is P.Add or t is P.Sub:
+            sign = 1 if t is P.Add else -1
+            coefs = dict(a[1])
+            for pos, k in b[1].items():
+                coefs[pos] = coefs.get(pos, 0) + sign * k
+            c = a[0] + sign * b[0]
+        elif t is P.Mul:
+            if a[1] and b[1]:
+                return None
+            (k, _, _, _), (c, coefs, _, _) = (a, b) if not a[1] else (b, a)
+            c, coefs = c * k, {pos: k * x for pos, x in coefs.items()}
+        else:  # floor or truncating division and remainder by a positive constant
+            k = b[0]
+            if b[1] or k <= 0 or ((t is P.Div or t is P.Mod) and a[2] < 0):
+                return None
+            q = a[2] // k
+            if a[3] // k != q:
+                return None
+            if t is P.FloorDiv or t is P.Div:
+                return q, {}, q, q
+            c, coefs = a[0] - q * k, a[1]
+        lengths = self.lengths
+        lo = hi = c
+        for pos, k in coefs.items():
+            span = k * (lengths[pos] - 1)
+            lo, hi = (lo + span, hi) if span < 0 else (lo, hi + span)
+        d_lo, d_hi = _range(dt)
+        if lo < d_lo or hi > d_hi:
+            return None
+        return c, coefs, lo, hi
 
     # -- EXEC-tir-vec-3: spatial nests --------------------------------------------------------
     def _vector_spatial(self, nest: "_Nest", mins: list, extents: list) -> None:
@@ -1459,11 +1561,10 @@ class _Machine:
         self.rebind_grid([a.part(0, extents[j]) for a, j in zip(fold_specs, folds)])
         operands = []
         for load in nest.factors:
-            arr = self.array_of(load.buffer, load)
-            fbox = self.box(load.indices, arr, load)
-            if fbox is None:
+            factor = self.load_view(self.array_of(load.buffer, load), load)
+            if factor is None:
                 return False
-            operands.append((arr[fbox[0]], list(fbox[1])))
+            operands.append((factor[0], list(factor[1])))
         total = _dot_general(operands, list(range(nf, ndim)))
         if total is None:
             return False
@@ -1945,6 +2046,7 @@ def _axis_form(e: P.PrimExpr) -> tuple | None:
     return None
 
 
+_AFFINE_OPS = frozenset({P.Add, P.Sub, P.Mul, P.FloorDiv, P.FloorMod, P.Div, P.Mod})
 _axis_forms = _NodeCache(_axis_form)  # per index expression
 _index_forms = _NodeCache(lambda node: [_axis_forms(i) for i in node.indices])  # per access
 _free_vars = _NodeCache(lambda e: frozenset(P.free_vars(e)))

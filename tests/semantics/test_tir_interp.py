@@ -880,7 +880,8 @@ def test_reduction_folds_in_order_on_the_grid(chunks):
     bias = rng.standard_normal(6).astype(np.float32)
     with _chunk_sizes(chunks):
         (_, _, _, out), stats = run_all_modes(func, [q, k, bias, np.zeros((2, 5, 6), np.float32)])
-    assert stats == {"vectorized": 1, "fallback": 0, "contracted": 0, "steps": stats["steps"]}
+    assert stats == {"vectorized": 1, "fallback": 0, "contracted": 0, "strided": 0,
+                     "steps": stats["steps"]}
     assert out.tobytes() == _sequential_batched_matmul(q, k, bias).tobytes()
 
 
@@ -959,7 +960,7 @@ def f({params}, O: T.Buffer({out_shape}, "{dtype}")):
 
 @pytest.mark.parametrize("update, dtype", [
     ("A[vi, vr] * B[vr, vj] * B[vr, vj]", "float32"),   # three factors
-    ("A[vi, vr] * B[vr % 4, vj]", "float32"),           # an index that is not an axis form
+    ("A[vi, vr] * B[vr // 2 + vr % 2, vj]", "float32"),  # an index that is not affine
     ("A[vi, vr] * B[vr, vj]", "float16"),               # not float32 / float64
     ("T.max(A[vi, vr], B[vr, vj])", "float32"),         # not a product of loads
     ("A[vi, vr] * B[vi, vj]", "float32"),               # vr in one factor only
@@ -1044,7 +1045,58 @@ def f(A: T.Buffer((6, 5), "float32"), O: T.Buffer((4, 5), "float32"), P: T.Buffe
     i, j = np.meshgrid(np.arange(5), np.arange(4), indexing="ij")
     assert o.T.tolist() == (a[i + 1, 4 - i] * 2 + a[i + 1, j]).tolist()
     assert p.tolist() == a[2].tolist()
-    assert stats == {"vectorized": 2, "fallback": 0, "contracted": 0, "steps": stats["steps"]}
+    # A[i + 1, 4 - i] is a strided view (EXEC-tir-vec-8), read once per chunk
+    assert stats == {"vectorized": 2, "fallback": 0, "contracted": 0, "strided": 10,
+                     "steps": stats["steps"]}
+
+
+def test_reshape_indices_read_a_strided_view():
+    """EXEC-tir-vec-8: LegalizeOps' reshape indexes its input with ``//`` and ``%`` of
+    the flattened position; on the grid the quotients are constant and the remainders
+    affine, so the input is read in place, with the gather's values."""
+    func = one_func('''
+@T.prim_func
+def reshape(A: T.handle, O: T.Buffer((T.int64(8), T.int64(6)), "float32")):
+    n = T.int64()
+    X = T.match_buffer(A, (n, T.int64(12)))
+    for a, b, c in T.grid(n, T.int64(3), T.int64(4)):
+        with T.sblock("r"):
+            va, vb, vc = T.axis.remap("SSS", [a, b, c])
+            O[((va * T.int64(12) + vb * T.int64(4) + vc) // T.int64(6)) % T.int64(8), (vb * T.int64(4) + vc) % T.int64(6)] = X[((vb * T.int64(4) + vc) // T.int64(12) + va) % n, (vb * T.int64(4) + vc) % T.int64(12)] * T.float32(2)
+    for i in range(T.int64(6)):
+        O[T.int64(7) - i // T.int64(6), T.int64(5) - i] = X[T.int64(3), T.int64(11) - i * T.int64(2)]
+''')
+    x = np.arange(48, dtype=np.float32).reshape(4, 12)
+    (_, o), stats = run_all_modes(func, [x, np.zeros((8, 6), np.float32)])
+    expected = (x * 2).reshape(8, 6)
+    expected[7, ::-1] = x[3, 11::-2]
+    assert o.tolist() == expected.tolist()
+    assert stats["strided"] == 2 and stats["fallback"] == 0
+
+
+@pytest.mark.parametrize("index, check", [
+    # the range leaves the buffer at one end: the gather reports the index
+    ("A[i * 3 % 16 + 1]", "index_out_of_bounds"),
+    # the quotient varies over the range: not affine, gathered
+    ("A[i // 3 + i % 3]", None),
+    # int32 products that wrap for large i: the scalar path's values, gathered
+    ("A[(i * 1073741824 + i) % 16]", None),
+    # truncating division of a range with negative values: gathered
+    ("A[T.truncmod(i - 8, 4) + 4]", None),
+])
+def test_indices_outside_the_strided_view(index, check):
+    func = one_func(f'''
+@T.prim_func
+def f(A: T.Buffer((16,), "int32"), O: T.Buffer((16,), "int32")):
+    for i in range(16):
+        O[i] = {index}
+''')
+    a = np.arange(16, dtype=np.int32) * 10
+    if check is not None:
+        errors_in_all_modes(func, [a, np.zeros(16, np.int32)], check)
+        return
+    (_, o), stats = run_all_modes(func, [a, np.zeros(16, np.int32)])
+    assert stats["strided"] == 0 and stats["vectorized"] == 1
 
 
 def test_a_let_that_rebinds_a_loop_variable_hides_the_axis():
@@ -1146,11 +1198,24 @@ def loop_nests(draw):
         return e
 
     def index(extent: int) -> P.PrimExpr:
-        how = draw(st.sampled_from(["floormod"] * 6 + ["floordiv", "raw"] + ["axis"] * 3))
+        how = draw(st.sampled_from(["floormod"] * 6 + ["floordiv", "raw"] + ["axis"] * 3 +
+                                   ["reshape", "trunc", "wrapping"]))
         if how == "axis":  # v, v + c, c + v or v - c: may be out of bounds
             v, c = draw(st.sampled_from(names)), _imm(draw(st.integers(-2, 2)))
             return draw(st.sampled_from([v, P.Add(v, c, INT32), P.Add(c, v, INT32),
                                          P.Sub(v, c, INT32)]))
+        if how == "reshape":  # ((a * 4 + b) // d + c) % extent: often one quotient
+            e = P.Add(P.FloorDiv(affine(), _imm(draw(st.integers(1, 16))), INT32),
+                      draw(st.sampled_from(names)), INT32)
+            return P.FloorMod(e, _imm(extent), INT32)
+        if how == "trunc":  # truncating: the same as floor only on non-negative ranges
+            op = draw(st.sampled_from([P.Div, P.Mod]))
+            return P.Mod(op(affine(), _imm(draw(st.integers(1, 6))), INT32), _imm(extent),
+                         INT32)
+        if how == "wrapping":  # int32 arithmetic that wraps for some loop values
+            big = P.Mul(draw(st.sampled_from(names)), _imm(draw(st.sampled_from(
+                [2**30, 2**31 - 1, -2**30]))), INT32)
+            return P.FloorMod(P.Add(big, affine(), INT32), _imm(extent), INT32)
         e = affine()
         if how == "floormod":
             return P.FloorMod(e, _imm(extent), INT32)
