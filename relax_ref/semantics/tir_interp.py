@@ -489,6 +489,10 @@ def _i_likely(m, e):
 
 def _i_if_then_else(m, e):
     """EXEC-tir-intrin-2: lazy; only the chosen arm is evaluated (per element)."""
+    if m.axes is not None:
+        value = m.eval_split(e.args[0], e.args[1], e.args[2], e.dtype)
+        if value is not None:
+            return value
     c = m.eval(e.args[0])
     if not isinstance(c, np.ndarray):
         return m.eval(e.args[1]) if c else m.eval(e.args[2])
@@ -1053,6 +1057,56 @@ class _Machine:
         for mask, arm in ((chosen, t), (~chosen, f)):
             if mask.any():
                 out[mask] = self.eval_masked(arm, mask, shape)
+        return out
+
+    def eval_split(self, cond: P.PrimExpr, t: P.PrimExpr, f: P.PrimExpr, dt: DataType):
+        """``if_then_else`` on the grid whose condition compares affine forms
+        (EXEC-tir-vec-8) that differ along one grid position only: the condition holds
+        on a prefix or a suffix of that position, so each arm is evaluated on its own
+        part of the grid (a box: its loads stay views), only where it is chosen
+        (EXEC-tir-intrin-2). None when the condition is not of that shape."""
+        if type(cond) not in _ORDERINGS or not cond.a.dtype.is_integer or \
+                cond.a.dtype != cond.b.dtype:
+            return None
+        a = self.affine(cond.a)
+        b = None if a is None else self.affine(cond.b)
+        if b is None:
+            return None
+        diff = {p: a[1].get(p, 0) - b[1].get(p, 0) for p in a[1].keys() | b[1].keys()}
+        moving = [p for p, k in diff.items() if k]
+        if len(moving) > 1:
+            return None
+        lengths = self.lengths
+        pos = moving[0] if moving else 0
+        length = lengths[pos]
+        # The difference of the two sides at each point along ``pos`` (exact integers).
+        steps = np.arange(length, dtype=np.int64) * diff.get(pos, 0) + (a[0] - b[0])
+        holds = _ORDERINGS[type(cond)](steps, 0)
+        first_true, n_true = int(np.argmax(holds)), int(holds.sum())
+        if n_true == length:
+            return self.eval(t)
+        if n_true == 0:
+            return self.eval(f)
+        parts = [(first_true, first_true + n_true, t)]  # a prefix or a suffix
+        parts.append((0, first_true, f) if first_true else (n_true, length, f))
+        env = self.env
+        ndim = self.grid_ndim
+        if any(type(v) is np.ndarray and (v.ndim != ndim or v.shape[pos] not in (1, length))
+               for v in env.values()):
+            return None
+        out = np.empty(tuple(lengths), dtype=_np(dt))
+        saved_env, saved_axes = env, self.axes
+        try:
+            for lo, hi, arm in parts:
+                cut = (slice(None),) * pos + (slice(lo, hi),)
+                self.env = {k: (v[cut] if type(v) is np.ndarray and v.shape[pos] != 1 else v)
+                            for k, v in saved_env.items()}
+                self.axes = {k: ((p, start + lo, hi - lo) if p == pos else (p, start, n))
+                             for k, (p, start, n) in saved_axes.items()}
+                lengths[pos] = hi - lo
+                out[cut] = self.eval(arm)
+        finally:
+            self.env, self.axes, lengths[pos] = saved_env, saved_axes, length
         return out
 
     def eval_masked(self, e: P.PrimExpr, mask: np.ndarray, shape: tuple):
@@ -2046,6 +2100,8 @@ def _axis_form(e: P.PrimExpr) -> tuple | None:
     return None
 
 
+_ORDERINGS: dict[type, Callable] = {P.LT: np.less, P.LE: np.less_equal,
+                                     P.GT: np.greater, P.GE: np.greater_equal}
 _AFFINE_OPS = frozenset({P.Add, P.Sub, P.Mul, P.FloorDiv, P.FloorMod, P.Div, P.Mod})
 _axis_forms = _NodeCache(_axis_form)  # per index expression
 _index_forms = _NodeCache(lambda node: [_axis_forms(i) for i in node.indices])  # per access

@@ -1074,6 +1074,33 @@ def reshape(A: T.handle, O: T.Buffer((T.int64(8), T.int64(6)), "float32")):
     assert stats["strided"] == 2 and stats["fallback"] == 0
 
 
+def test_if_then_else_on_one_axis_runs_each_arm_on_its_part_of_the_grid():
+    """EXEC-tir-vec-8 and EXEC-tir-intrin-2: LegalizeOps' concat chooses its input by
+    comparing an axis with a constant; each arm runs on its part of the grid, and the
+    arm not chosen is not evaluated where it would read out of bounds."""
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((3, 4), "float32"), B: T.Buffer((3, 2), "float32"), O: T.Buffer((3, 6), "float32"), S: T.Buffer((3,), "float32")):
+    for i, j in T.grid(3, 6):
+        with T.sblock("concat"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            O[vi, vj] = T.if_then_else(T.int32(4) <= vj, B[vi, vj - 4], A[vi, vj] * T.if_then_else(vi * 2 < 9, T.float32(2), A[vi + 5, 0]))
+    for i, k in T.grid(3, 6):
+        with T.sblock("sum"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            with T.init():
+                S[vi] = T.float32(0)
+            S[vi] = S[vi] + T.if_then_else(vk < 4, A[vi, vk], B[vi, vk - 4] * T.float32(10))
+''')
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    b = -np.arange(6, dtype=np.float32).reshape(3, 2)
+    (_, _, o, s), stats = run_all_modes(func, [a, b, np.zeros((3, 6), np.float32),
+                                               np.zeros(3, np.float32)])
+    assert o.tolist() == np.concatenate([a * 2, b], axis=1).tolist()
+    assert s.tolist() == (a.sum(axis=1) + 10 * b.sum(axis=1)).tolist()
+    assert stats["vectorized"] == 2 and stats["fallback"] == 0
+
+
 @pytest.mark.parametrize("index, check", [
     # the range leaves the buffer at one end: the gather reports the index
     ("A[i * 3 % 16 + 1]", "index_out_of_bounds"),
@@ -1261,6 +1288,10 @@ def loop_nests(draw):
             idx = (raw,) + tuple(index(d) for d in shapes[name][1:])
             inside = P.And(P.GE(raw, _imm(0), BOOL), P.LT(raw, _imm(shapes[name][0]), BOOL),
                            BOOL)
+            if draw(st.booleans()):  # one comparison: the arms run on parts of the grid
+                cmp = draw(st.sampled_from([P.LT, P.LE, P.GT, P.GE]))
+                inside = cmp(raw, _imm(draw(st.integers(-1, shapes[name][0]))), BOOL) \
+                    if cmp in (P.LT, P.LE) else cmp(_imm(draw(st.integers(-1, 4))), raw, BOOL)
             return P.Call("tir.if_then_else", (inside, tir.BufferLoad(bufs[name], idx, dt), a),
                           dt)
         if choice == 12:
