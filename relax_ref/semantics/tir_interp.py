@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -1353,13 +1353,12 @@ class _Machine:
         ndim = len(nest.loops)
         saved = self.env
         stash: list | None = [] if nest.self_read else None
-        specs = [_Axis((lp.loop_var,), lo, ext, lp.loop_var.dtype, pos, ndim)
-                 for pos, (lp, lo, ext) in enumerate(zip(nest.loops, mins, extents))]
+        specs = _spatial_axes(nest, mins, extents)
         for chunk in _chunks(extents, VECTOR_CHUNK_ELEMENTS):
             shape = tuple(length for _, length in chunk)
             self.bind_grid(saved, [a.part(off, length) for a, (off, length) in zip(specs, chunk)])
             if realize is not None:
-                if not np.all(self.eval(realize.predicate)):
+                if not _always(realize.predicate) and not np.all(self.eval(realize.predicate)):
                     # Some instances are skipped: the flat path filters them.
                     self.env, self.axes = saved, None
                     self._vector_spatial_flat(nest, mins, extents)
@@ -1374,7 +1373,7 @@ class _Machine:
                 unused = [p for p in range(ndim) if p not in dims]
                 if stash is not None and any(extents[p] > 1 for p in unused):
                     raise _Fallback()  # it would read what an earlier iteration stored
-                v = np.broadcast_to(value, shape)
+                v = value if value.shape == shape else np.broadcast_to(value, shape)
                 if unused:  # the last iteration that stores each element
                     v = v[tuple(-1 if p in unused else slice(None) for p in range(ndim))]
                 present = sorted(dims)
@@ -1401,29 +1400,29 @@ class _Machine:
         domain (EXEC-tir-block-1); one that is an axis (plus or minus a constant) stays
         an axis."""
         block = realize.block
-        values = [self.eval(v) for v in realize.iter_values]
-        ranges = []
-        for iv, expr, value in zip(block.iter_vars, realize.iter_values, values):
-            form = _axis_forms(expr)
-            ax = None if form is None else self.axes.get(form[0])
+        env, axes = self.env, self.axes
+        bindings = []
+        for iv, expr, form in zip(block.iter_vars, realize.iter_values, _iter_forms(realize)):
+            ax = None if form is None else axes.get(form[0])
             if ax is not None:
                 pos, start, length = ax
                 first = start + form[1]
                 ax = (pos, first, length) if form[2] <= first and \
                     first + length - 1 <= form[3] else None
+            # An iter var bound to an axis itself takes the axis's values.
+            value = env[form[0]] if ax is not None and form[1] == 0 else self.eval(expr)
             lo, ext = self.to_int(iv.dom.min, iv), self.to_int(iv.dom.extent, iv)
             if ax is not None:  # the values are first, first + 1, ...: check the ends
                 if ax[1] < lo or ax[1] + ax[2] > lo + ext:
                     raise _Fallback()
             elif np.any(value < lo) or np.any(value >= lo + ext):
                 raise _Fallback()
-            ranges.append(ax)
-        for iv, value, ax in zip(block.iter_vars, values, ranges):
-            self.env[iv.var] = value
-            self.axes.pop(iv.var, None)
-            if ax is not None and type(value) is np.ndarray and \
-                    value.dtype == _np(iv.var.dtype):
-                self.axes[iv.var] = ax
+            bindings.append((iv.var, value, ax))
+        for var, value, ax in bindings:
+            env[var] = value
+            axes.pop(var, None)
+            if ax is not None and type(value) is np.ndarray and value.dtype == _np(var.dtype):
+                axes[var] = ax
 
     def _vector_spatial_flat(self, nest: "_Nest", mins: list, extents: list) -> None:
         """EXEC-tir-vec-3 for a nest whose predicate skips instances: the iterations of a
@@ -1829,7 +1828,7 @@ class _Axis:
     is bound to the same values (as the scalar path binds a block iter var to its loop
     variable's value) but is not an axis for indexing."""
 
-    __slots__ = ("names", "start", "values", "pos", "shape")
+    __slots__ = ("names", "start", "values", "pos", "ndim", "whole")
 
     def __init__(self, names, start: int, extent: int, dt: DataType, pos: int, ndim: int):
         lo, hi = _range(dt)
@@ -1837,14 +1836,19 @@ class _Axis:
             raise _Fallback()  # the scalar path's loop variable could not hold the values
         to = _np(dt)
         self.names = tuple((var, _np(var.dtype) == to) for var in names)
-        self.start, self.pos = start, pos
+        self.start, self.pos, self.ndim = start, pos, ndim
         self.values = _axis_values(start, extent, to)
-        self.shape = [1] * ndim
+        self.whole = self._part(0, extent)
 
     def part(self, offset: int, length: int) -> tuple:
         """The values ``start + offset, ...`` (``length`` of them), as ``bind_grid``
         takes them."""
-        shape = self.shape
+        if offset == 0 and length == self.whole[2]:
+            return self.whole
+        return self._part(offset, length)
+
+    def _part(self, offset: int, length: int) -> tuple:
+        shape = [1] * self.ndim
         shape[self.pos] = length
         values = self.values[offset:offset + length].reshape(shape)
         return self.names, self.start + offset, length, values, self.pos
@@ -1859,9 +1863,34 @@ def _axis_values(start: int, extent: int, to: np.dtype) -> np.ndarray:
     return values
 
 
+def _memo(nest: "_Nest", key: tuple, compute: Callable):
+    """``compute()``, kept on the nest for the loop bounds ``key`` (a nest runs with a
+    few bounds at most: each symbolic size it is called with)."""
+    value = nest.memo.get(key)
+    if value is None:
+        if len(nest.memo) >= 16:
+            nest.memo.clear()
+        value = nest.memo[key] = compute()
+    return value
+
+
+def _spatial_axes(nest: "_Nest", mins: list, extents: list) -> list:
+    """The grid of a spatial nest (EXEC-tir-vec-3): one axis per loop, in order."""
+    def compute():
+        ndim = len(nest.loops)
+        return [_Axis((lp.loop_var,), lo, ext, lp.loop_var.dtype, pos, ndim)
+                for pos, (lp, lo, ext) in enumerate(zip(nest.loops, mins, extents))]
+    return _memo(nest, ("spatial", *mins, *extents), compute)
+
+
 def _reduction_axes(nest: "_Nest", mins: list, extents: list) -> tuple[list, list]:
     """The grid of a reduction nest (EXEC-tir-vec-4): the fold loops' axes first, then
     the cells'; each loop's variable and the block iter var bound to it name its axis."""
+    return _memo(nest, ("reduction", *mins, *extents),
+                 lambda: _make_reduction_axes(nest, mins, extents))
+
+
+def _make_reduction_axes(nest: "_Nest", mins: list, extents: list) -> tuple[list, list]:
     ndim = len(nest.loops)
 
     def axis(j: int, pos: int) -> _Axis:
@@ -2036,6 +2065,7 @@ class _Nest:
     fold_loops: tuple[int, ...] = ()            # reduction: the others, folded in order
     iter_of_loop: tuple[tir.IterVar, ...] = ()  # block iter var bound to each loop
     factors: tuple[tir.BufferLoad, ...] = ()    # reduction: u as a product of loads (vec-7)
+    memo: dict = field(default_factory=dict)    # _memo: the grid's axes per loop bounds
 
 
 class _NodeCache:
@@ -2104,6 +2134,7 @@ _ORDERINGS: dict[type, Callable] = {P.LT: np.less, P.LE: np.less_equal,
                                      P.GT: np.greater, P.GE: np.greater_equal}
 _AFFINE_OPS = frozenset({P.Add, P.Sub, P.Mul, P.FloorDiv, P.FloorMod, P.Div, P.Mod})
 _axis_forms = _NodeCache(_axis_form)  # per index expression
+_iter_forms = _NodeCache(lambda realize: [_axis_forms(v) for v in realize.iter_values])
 _index_forms = _NodeCache(lambda node: [_axis_forms(i) for i in node.indices])  # per access
 _free_vars = _NodeCache(lambda e: frozenset(P.free_vars(e)))
 
