@@ -1256,17 +1256,28 @@ class _Machine:
         if len(load.indices) != arr.ndim:
             return None
         strides: dict[int, int] = {}
-        corner = []
-        for d, expr in enumerate(load.indices):
-            form = self.affine(expr)
-            if form is None:
-                return None
-            c, coefs, lo, hi = form
-            if lo < 0 or hi >= arr.shape[d]:
-                return None  # out of bounds somewhere: the gather reports where
-            corner.append(c)
+        corner: list[int] = []
+        d = 0
+        while d < arr.ndim:
+            form = self.affine(load.indices[d])
+            if form is not None:
+                c, coefs, lo, hi = form
+                if lo < 0 or hi >= arr.shape[d]:
+                    return None  # out of bounds somewhere: the gather reports where
+                corner.append(c)
+                stride = arr.strides[d]
+                d += 1
+            else:
+                form = self._merged_pair(arr, load.indices, d)
+                if form is None:
+                    return None
+                c, coefs, _, _ = form
+                inner = arr.shape[d + 1]
+                corner += [c // inner, c % inner]
+                stride = arr.strides[d + 1]
+                d += 2
             for pos, k in coefs.items():
-                strides[pos] = strides.get(pos, 0) + k * arr.strides[d]
+                strides[pos] = strides.get(pos, 0) + k * stride
         dims = sorted(strides)
         # Every element the view reaches is one the indices name, all in bounds: the
         # view starts at the element of the grid's first point and steps by the sum of
@@ -1277,6 +1288,31 @@ class _Machine:
             writeable=False)
         self.stats["strided"] += 1
         return view, dims
+
+    def _merged_pair(self, arr: np.ndarray, indices, d: int) -> tuple | None:
+        """EXEC-tir-vec-8: indices ``d, d + 1`` that are ``X // B`` and ``X % B`` of one
+        affine form ``X`` in ``[0, A * B)``, where dimension ``d + 1`` has length ``B``
+        and dimension ``d`` (of length ``A``) steps over it contiguously: the element is
+        ``X`` of the two dimensions merged (a reshape that merges dimensions). The form
+        of ``X``, else None."""
+        if d + 1 >= arr.ndim:
+            return None
+        quotient, remainder = indices[d], indices[d + 1]
+        if type(quotient) is not P.FloorDiv or type(remainder) is not P.FloorMod:
+            return None
+        inner = arr.shape[d + 1]
+        for e in (quotient, remainder):
+            if type(e.b) is not P.IntImm or e.a.dtype != e.dtype or e.b.dtype != e.dtype \
+                    or int(_constant(e.b)) != inner:
+                return None
+        if inner <= 0 or arr.strides[d] != inner * arr.strides[d + 1]:
+            return None
+        x = self.affine(quotient.a)
+        if x is None or x[:2] != (self.affine(remainder.a) or (None,))[:2]:
+            return None
+        if x[2] < 0 or x[3] >= arr.shape[d] * inner:
+            return None
+        return x
 
     def affine(self, e: P.PrimExpr) -> tuple | None:
         """EXEC-tir-vec-8: ``e`` on the grid as ``(c, {pos: k}, lo, hi)``, the value
@@ -1618,7 +1654,7 @@ class _Machine:
             if factor is None:
                 return False
             operands.append((factor[0], list(factor[1])))
-        total = _dot_general(operands, list(range(nf, ndim)))
+        total = _dot_general(operands, list(range(nf, ndim)), list(range(nf)))
         if total is None:
             return False
         result = (acc + total) if nest.acc_first else (total + acc)
@@ -2003,15 +2039,15 @@ def _fold(op: type, acc_first: bool, acc: np.ndarray, updates: np.ndarray,
     return np.asarray(acc)
 
 
-def _dot_general(operands: list, out: list[int]) -> np.ndarray | None:
-    """The sum over every grid position not in ``out`` of the product of ``operands``
-    (one or two ``(array, positions)``: each array dimension is the grid position
-    named), with the dimensions ``out`` in that order; None when some position of
-    ``out`` is in no operand, or a position summed over is in one of two operands only.
-    Two operands run as one batched matrix product (BLAS): every product is formed, the
-    sums alone are reassociated."""
+def _dot_general(operands: list, out: list[int], summed: list[int]) -> np.ndarray | None:
+    """The sum over the grid positions ``summed`` of the product of ``operands`` (one or
+    two ``(array, positions)``: each array dimension is the grid position named), with
+    the dimensions ``out`` in that order; None when some position of ``out`` is in no
+    operand, or a position summed over is not in every operand (a sum of equal terms
+    is not their product with a count, in floats). Two operands run as one batched
+    matrix product (BLAS): every product is formed, the sums alone are reassociated."""
     have = {p for _, dims in operands for p in dims}
-    if not set(out) <= have:
+    if not set(out) <= have or any(p not in dims for p in summed for _, dims in operands):
         return None
     if len(operands) == 1:
         arr, dims = operands[0]

@@ -978,6 +978,23 @@ def test_other_reductions_keep_the_sequential_order(update, dtype):
     assert bits(auto[2]) == bits(scalar[2])
 
 
+def test_a_fold_loop_no_factor_uses_is_not_contracted():
+    """EXEC-tir-vec-7 forms every product and reassociates the sum only: a fold loop
+    that no factor uses adds the same term again at each step (found by the random
+    nests: contracting it dropped the repetitions)."""
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((2,), "float32"), O: T.Buffer((2,), "float32")):
+    for k, i in T.grid(3, 2):
+        O[i] = A[i % 2] + O[i]
+''')
+    with _auto_min_iterations(1):
+        (_, out), _ = run_all_modes(func, [np.array([np.inf, 0.1], np.float32),
+                                           np.array([-0.0, 2.0], np.float32)])
+    tenth = np.float32(0.1)
+    assert out.tolist() == [np.inf, ((np.float32(2) + tenth) + tenth) + tenth]
+
+
 def test_contraction_keeps_poison_and_bounds_checks():
     """A contraction reads the same elements: poison (NaN) in an operand reaches the
     cells it feeds; an index past the buffer leaves the nest to the scalar path, which
@@ -1072,6 +1089,39 @@ def reshape(A: T.handle, O: T.Buffer((T.int64(8), T.int64(6)), "float32")):
     expected[7, ::-1] = x[3, 11::-2]
     assert o.tolist() == expected.tolist()
     assert stats["strided"] == 2 and stats["fallback"] == 0
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_reshape_that_merges_dimensions_reads_a_strided_view(transposed):
+    """EXEC-tir-vec-8: ``X // 4`` and ``X % 4`` index two dimensions that merge (the
+    second of length 4, the first stepping over it): the merged dimension's element X.
+    A transposed input does not merge; it is gathered, with the same values."""
+    func = one_func('''
+@T.prim_func
+def merge(a: T.handle, O: T.Buffer((T.int64(5), T.int64(12)), "float32"), P: T.Buffer((T.int64(5), T.int64(12)), "float32")):
+    n = T.int64()
+    A = T.match_buffer(a, (n, T.int64(3), T.int64(4)), strides=None)
+    for i, j in T.grid(T.int64(5), T.int64(12)):
+        with T.sblock("merge"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            O[vi, vj] = A[(vj // T.int64(12) + vi) % n, vj % T.int64(12) // T.int64(4), vj % T.int64(4)]
+    for i, j in T.grid(T.int64(5), T.int64(12)):
+        with T.sblock("no_merge"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            P[vi, vj] = A[vi, vj // T.int64(6), vj % T.int64(3)]
+''')
+    a = np.arange(60, dtype=np.float32).reshape(5, 3, 4)
+    if transposed:  # the same values, strides (48, 4, 12)
+        a = np.ascontiguousarray(a.transpose(0, 2, 1)).transpose(0, 2, 1)
+    j = np.arange(12)
+    for mode in MODES:  # the input itself, not a (contiguous) copy
+        out = [np.zeros((5, 12), np.float32), np.zeros((5, 12), np.float32)]
+        stats: dict = {}
+        run_prim_func(func, [a, *out], mode=mode, stats=stats)
+        assert out[0].tolist() == a.reshape(5, 12).tolist()
+        assert out[1].tolist() == a[:, j // 6, j % 3].tolist()
+        if mode == "vectorized":
+            assert stats["strided"] == (0 if transposed else 1)
 
 
 def test_if_then_else_on_one_axis_runs_each_arm_on_its_part_of_the_grid():
@@ -1251,6 +1301,11 @@ def loop_nests(draw):
         return e  # may be out of bounds: both paths must then trap alike
 
     def load(name: str) -> P.PrimExpr:
+        if len(shapes[name]) == 2 and draw(st.integers(0, 4)) == 0:
+            # X // B, X % B with B the inner length: the two dimensions merged
+            x, inner = affine(), _imm(shapes[name][1])
+            return tir.BufferLoad(bufs[name], (P.FloorDiv(x, inner, INT32),
+                                               P.FloorMod(x, inner, INT32)), dt)
         return tir.BufferLoad(bufs[name], tuple(index(d) for d in shapes[name]), dt)
 
     def const() -> P.PrimExpr:
