@@ -1657,8 +1657,11 @@ class _Machine:
         total = _dot_general(operands, list(range(nf, ndim)), list(range(nf)))
         if total is None:
             return False
-        result = (acc + total) if nest.acc_first else (total + acc)
-        view[...] = result.astype(target.dtype, copy=False)
+        first, second = (acc, total) if nest.acc_first else (total, acc)
+        if total.dtype == view.dtype:
+            np.add(first, second, out=view)  # in place: no temporary the size of the cells
+        else:
+            view[...] = (first + second).astype(view.dtype, copy=False)
         return True
 
     @staticmethod
