@@ -7,10 +7,12 @@ Prints, from one run at sequence length 128 and hidden size 512:
       by TVM) / relax_ref on the high-level module (target <= 3);
   (c) relax_ref / TVM's VM on the same module and input, where TVM is installed.
 
-    python bench/interp.py [--seq 128] [--repeat 3] [--regenerate]
+    python bench/interp.py [--seq 128] [--repeat 10] [--regenerate]
 
 ``--regenerate`` rewrites examples/llama_layer.fused.py with TVM's passes. Times are
-the best of ``--repeat`` runs of the function alone (parsing and normalization excluded);
+the best of ``--repeat`` runs of the function alone (parsing and normalization excluded;
+the NumPy script and the two modules run in turn in each round, so that a slow spell of
+the machine hits them alike);
 every interpreter check stays on. The fused module runs in the default TIR mode
 (``auto``: float sums of products as BLAS contractions, EXEC-tir-vec-7); its time in
 mode ``ordered`` (bit-identical to the definitional order) is printed beside it.
@@ -87,6 +89,20 @@ def best(fn, repeat: int) -> tuple[float, object]:
     return min(times), out
 
 
+def best_interleaved(fns: dict, repeat: int) -> dict:
+    """The best time and the last result of each function, running them in turn in
+    every round: a slow spell of the machine (BLAS threads, another process) then hits
+    all of them alike instead of the one that happened to be running."""
+    times = {name: [] for name in fns}
+    outs: dict = {}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            outs[name] = fn()
+            times[name].append(time.perf_counter() - t0)
+    return {name: (min(times[name]), outs[name]) for name in fns}
+
+
 def regenerate() -> None:
     import tvm
     from tvm import relax
@@ -106,7 +122,7 @@ def regenerate() -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seq", type=int, default=128)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--regenerate", action="store_true")
     args = ap.parse_args()
     if args.regenerate:
@@ -114,9 +130,14 @@ def main() -> None:
     inputs = make_inputs(args.seq)
     high = Interpreter(parse(HIGH.read_text(), str(HIGH)))
     fused = Interpreter(parse(FUSED.read_text(), str(FUSED)))
-    t_numpy, ref = best(lambda: numpy_layer(*inputs), args.repeat)
-    t_high, out_high = best(lambda: high.run("main", inputs), args.repeat)
-    t_fused, out_fused = best(lambda: fused.run("main", inputs), args.repeat)
+    for run in (lambda: numpy_layer(*inputs), lambda: high.run("main", inputs),
+                lambda: fused.run("main", inputs)):
+        run()  # warm up: caches of the interpreter and of BLAS
+    timed = best_interleaved({"numpy": lambda: numpy_layer(*inputs),
+                              "high": lambda: high.run("main", inputs),
+                              "fused": lambda: fused.run("main", inputs)}, args.repeat)
+    (t_numpy, ref), (t_high, out_high), (t_fused, out_fused) = \
+        timed["numpy"], timed["high"], timed["fused"]
     ordered = Interpreter(fused.mod, limits=Limits(tir_mode="ordered"))
     t_ordered, out_ordered = best(lambda: ordered.run("main", inputs), args.repeat)
     for name, out in (("high-level", out_high), ("fused", out_fused),

@@ -270,11 +270,19 @@ def broadcast_sinfo(ctx: DeduceContext, tensors: Sequence[si.TensorStructInfo],
 def broadcast_values(check_rule: str, *arrays: np.ndarray) -> tuple[int, ...]:
     """The run-time broadcast shape of concrete arrays (EXEC-broadcast-1), or an
     OpRuntimeError of kind shape_mismatch."""
+    return broadcast_runtime_shapes(check_rule, *(a.shape for a in arrays))
+
+
+def broadcast_runtime_shapes(check_rule: str, *shapes: tuple) -> tuple[int, ...]:
+    """``broadcast_values`` on the shapes alone."""
+    first = shapes[0]
+    if all(s == first for s in shapes):  # the common case, without NumPy's machinery
+        return tuple(first)
     try:
-        return np.broadcast_shapes(*(a.shape for a in arrays))
+        return np.broadcast_shapes(*shapes)
     except ValueError:
-        shapes = " and ".join(str(tuple(a.shape)) for a in arrays)
-        raise OpRuntimeError("shape_mismatch", f"shapes {shapes} cannot broadcast",
+        text = " and ".join(str(tuple(s)) for s in shapes)
+        raise OpRuntimeError("shape_mismatch", f"shapes {text} cannot broadcast",
                              rule=check_rule) from None
 
 

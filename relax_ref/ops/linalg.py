@@ -16,7 +16,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import (
-    OpRuntimeError, broadcast_shapes, broadcast_values, common_dtype, common_vdevice,
+    OpRuntimeError, broadcast_runtime_shapes, broadcast_shapes, common_dtype, common_vdevice,
     describe_sinfo, expr_text, provably_ne, tensor_arg, working_dtype,
 )
 from .registry import Attr, DeduceContext, OpDef, Operand, register, to_dtype, to_str
@@ -90,9 +90,8 @@ def _matmul(attrs, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         raise OpRuntimeError("shape_mismatch", f"the reduction dimensions differ: {k1} "
                              f"against {k2} (shapes {a.shape} and {b.shape})",
                              rule="EXEC-linalg-matmul-2")
-    batch_a = np.empty(a.shape[:-2] if a.ndim > 1 else (), dtype=np.bool_)
-    batch_b = np.empty(b.shape[:-2] if b.ndim > 1 else (), dtype=np.bool_)
-    broadcast_values("EXEC-broadcast-1", batch_a, batch_b)
+    broadcast_runtime_shapes("EXEC-broadcast-1", a.shape[:-2] if a.ndim > 1 else (),
+                             b.shape[:-2] if b.ndim > 1 else ())
     with np.errstate(all="ignore"):
         return _in_computable_dtype(np.matmul, result, a, b)
 

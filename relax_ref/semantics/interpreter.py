@@ -170,6 +170,8 @@ class Interpreter:
             except KeyError:
                 raise RuntimeCheckError(f"variable {e.name_hint!r} has no value", e.span,
                                         check="unbound", rule="EXEC-var-1") from None
+        if isinstance(e, rx.Call):  # the most frequent after variables
+            return self.call(e, frame)
         if isinstance(e, rx.Constant):
             return e.data
         if isinstance(e, rx.PrimValue):
@@ -207,8 +209,6 @@ class Interpreter:
             return self.if_expr(e, frame)
         if isinstance(e, rx.SeqExpr):
             return self.seq(e, frame)
-        if isinstance(e, rx.Call):
-            return self.call(e, frame)
         raise RuntimeCheckError(f"cannot evaluate {type(e).__name__}", getattr(e, "span", None),
                                 check="unsupported", rule="EXEC-expr-1")
 
@@ -604,6 +604,8 @@ def check_value(value, sinfo: si.StructInfo, env: dict, *, check: str, rule: str
     """Does ``value`` satisfy ``sinfo`` under the symbolic values ``env``? A
     RuntimeCheckError of kind ``check`` naming what was expected and what was found
     when not (EXEC-sinfo-2)."""
+    if type(sinfo) is si.TensorStructInfo and _tensor_conforms(value, sinfo, env):
+        return
     problem = _mismatch(value, sinfo, env)
     if problem is not None:
         from relax_ref.semantics.normalize import print_sinfo
@@ -611,6 +613,56 @@ def check_value(value, sinfo: si.StructInfo, env: dict, *, check: str, rule: str
         raise RuntimeCheckError(f"{what}: expected {print_sinfo(sinfo)}, found "
                                 f"{describe_value(value)} ({problem})", span, check=check,
                                 rule=rule)
+
+
+# A tensor's check, planned once per struct info: the NumPy dtype it needs (None: any)
+# and, per dimension, an int, a Var or an expression. By id, with the struct info kept
+# (which keeps the id from being reused).
+_TENSOR_PLANS: dict[int, tuple] = {}
+
+
+def _tensor_plan(sinfo: si.TensorStructInfo) -> tuple:
+    entry = _TENSOR_PLANS.get(id(sinfo))
+    if entry is None or entry[0] is not sinfo:
+        if len(_TENSOR_PLANS) >= 100_000:
+            _TENSOR_PLANS.clear()
+        try:
+            want = None if sinfo.dtype.is_void else numpy_dtype(sinfo.dtype)
+        except Exception:  # noqa: BLE001 - the full check reports it
+            want = False
+        dims = None if sinfo.shape is None else tuple(
+            d.value if type(d) is P.IntImm and d.dtype.is_int else d for d in sinfo.shape)
+        entry = _TENSOR_PLANS[id(sinfo)] = (sinfo, want, dims)
+    return entry
+
+
+def _tensor_conforms(value, sinfo: si.TensorStructInfo, env: dict) -> bool:
+    """True when ``value`` satisfies the tensor struct info ``sinfo`` for certain: the
+    cases ``_mismatch`` finds no problem with, decided with fewer steps; False sends
+    the value to ``_mismatch``, which decides (and says why)."""
+    if type(value) is not np.ndarray:
+        return False
+    _, want, dims = _tensor_plan(sinfo)
+    if want is False or (want is not None and value.dtype != want):
+        return False
+    if dims is None:
+        return sinfo.ndim < 0 or value.ndim == sinfo.ndim
+    if value.ndim != len(dims):
+        return False
+    for n, d in zip(value.shape, dims):
+        if type(d) is int:
+            if n != d:
+                return False
+        elif type(d) is P.Var:
+            if env.get(d) != n:
+                return False
+        else:
+            try:
+                if evaluate_int(d, env) != n:
+                    return False
+            except EvaluationError:
+                return False
+    return True
 
 
 def _mismatch(value, sinfo: si.StructInfo, env: dict) -> str | None:
