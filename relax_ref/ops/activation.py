@@ -119,6 +119,13 @@ class _Rounding:
     def result(self, v) -> np.ndarray:
         return np.asarray(v, dtype=self.work).astype(self.dt, copy=False)
 
+    def round_(self, t: np.ndarray) -> np.ndarray:
+        """``self(t)`` in place, for a fresh array ``t`` of the working precision:
+        chains of steps then reuse one buffer (the values are the same)."""
+        if self.dt != self.work:
+            t[...] = t.astype(self.dt)
+        return t
+
 
 @quiet
 def _relu(attrs, x):
@@ -144,15 +151,19 @@ def _gelu_tanh(attrs, x):
     return r.result(r(r.const(0.5) * v) * r(r.const(1.0) + t))
 
 
-def _sigmoid(r: _Rounding, v: np.ndarray) -> np.ndarray:
-    return r(r.const(1.0) / r(r.const(1.0) + r(np.exp(r(-v)))))
-
-
 @quiet
 def _silu(attrs, x):
+    """``x * sigmoid(x)`` with ``sigmoid(v) = 1 / (1 + exp(-v))``, each step rounded to
+    the dtype. The steps run in one buffer; sums and products are commutative in IEEE
+    arithmetic, so ``t += 1`` is ``1 + t`` and ``t *= v`` is ``v * t``."""
     r = _Rounding(x.dtype)
     v = r(x)
-    return r.result(v * _sigmoid(r, v))
+    one = r.const(1.0)
+    t = r.round_(np.negative(v, out=np.empty(v.shape, r.work)))  # an array even if 0-d
+    r.round_(np.exp(t, out=t))
+    r.round_(np.add(t, one, out=t))
+    r.round_(np.divide(one, t, out=t))
+    return r.result(np.multiply(t, v, out=t))
 
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -217,16 +228,18 @@ def _softmax_parts(attrs, x):
     v = r(x)
     low = r.const(float(lowest_value(x.dtype)))
     maxelem = np.max(v, axis=axis, keepdims=True, initial=low)
-    exp = r(np.exp(r(v - maxelem)))
+    exp = r.round_(np.subtract(v, maxelem))
+    r.round_(np.exp(exp, out=exp))
     expsum = r(np.sum(exp, axis=axis, keepdims=True))
     return r, v, maxelem, exp, expsum
 
 
 @quiet
 def _softmax(attrs, x):
-    """EXEC-act-softmax-1: ``exp(x - max) / sum(exp(x - max))`` along ``axis``."""
+    """EXEC-act-softmax-1: ``exp(x - max) / sum(exp(x - max))`` along ``axis`` (the
+    quotient overwrites the fresh exponentials)."""
     r, _, _, exp, expsum = _softmax_parts(attrs, x)
-    return r.result(exp / expsum)
+    return r.result(np.divide(exp, expsum, out=exp))
 
 
 @quiet

@@ -401,9 +401,13 @@ def _rms_norm(attrs, x, weight):
     st = np.dtype(np.float64) if x.dtype == np.float64 else np.dtype(np.float32)
     xs = x.astype(st, copy=False)
     count = st.type(int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
-    square_sum = np.sum(xs * xs, axis=tuple(axes), keepdims=True, dtype=st)
+    work = xs * xs
+    square_sum = np.sum(work, axis=tuple(axes), keepdims=True, dtype=st)
     rs = st.type(1) / np.sqrt(square_sum / count + st.type(attrs.get("epsilon")))
-    return (rs * xs * w.astype(st, copy=False)).astype(x.dtype, copy=False)
+    # rs * xs * weight, reusing the buffer of the squares (products commute in IEEE).
+    np.multiply(xs, rs, out=work)
+    np.multiply(work, w.astype(st, copy=False), out=work)
+    return work.astype(x.dtype, copy=False)
 
 
 @quiet

@@ -29,6 +29,7 @@ from relax_ref.solver.evaluate import EvaluationError, evaluate_int
 
 from . import memory
 from .errors import RelaxError, ResourceError, RuntimeCheckError
+from .liveness import release_plan
 from .packed import lookup_packed
 from .values import (
     Closure, DTypeValue, PackedFunc, PrimScalar, ShapeValue, StringValue, describe_value,
@@ -128,7 +129,7 @@ class Interpreter:
                                             for p in func.params])
             for p, a in zip(func.params, args):
                 frame.values[id(p)] = a
-            result = self.seq(func.body, frame)
+            result = self.seq(func.body, frame, release_plan(func))
             ret = func.ret_struct_info or (func.struct_info.ret if isinstance(
                 func.struct_info, si.FuncStructInfo) else None)
             if ret is not None:
@@ -138,10 +139,16 @@ class Interpreter:
         finally:
             self.depth -= 1
 
-    def seq(self, seq: rx.SeqExpr, frame: Frame) -> Any:
+    def seq(self, seq: rx.SeqExpr, frame: Frame, release: dict | None = None) -> Any:
+        """The bindings in order, then the body. ``release`` (liveness.release_plan)
+        names the values to drop after each binding, those nothing later reads."""
+        values = frame.values
         for block in seq.blocks:
             for b in block.bindings:
                 self.binding(b, frame)
+                if release is not None:
+                    for key in release.get(id(b), ()):
+                        del values[key]
         return self.expr(seq.body, frame)
 
     def binding(self, b: rx.Binding, frame: Frame) -> None:
@@ -237,7 +244,7 @@ class Interpreter:
                 raise RuntimeCheckError(f"{op.name.replace('relax.', 'R.')} has no semantics "
                                         f"in relax_ref yet", e.span, check="unsupported",
                                         rule="EXEC-op-1")
-            args = [self.expr(a, frame) for a in e.args]
+            args = self.operands(e.args, frame)
             try:
                 result = opdef.compute(e.attrs, *args)
             except OpRuntimeError as err:
@@ -247,7 +254,7 @@ class Interpreter:
                 raise _memory_error(err, e.span) from None
             # NumPy reduces 0-d results to scalars; a Relax tensor stays a tensor.
             return np.asarray(result) if isinstance(result, np.generic) else result
-        args = [self.expr(a, frame) for a in e.args]
+        args = self.operands(e.args, frame)
         if isinstance(op, rx.GlobalVar):
             func = self.mod.functions.get(op.name_hint)
             if isinstance(func, tir.PrimFunc):
@@ -255,6 +262,13 @@ class Interpreter:
             return self.call_function(func, args, e.span, name=op.name_hint)
         callee = self.expr(op, frame)
         return self.apply(callee, args, e, frame)
+
+    def operands(self, exprs, frame: Frame) -> list:
+        """The values of a call's arguments (a variable of this frame, the usual case,
+        without the general ``expr`` dispatch)."""
+        values = frame.values
+        return [values[id(a)] if isinstance(a, rx.Var) and id(a) in values
+                else self.expr(a, frame) for a in exprs]
 
     def apply(self, callee, args: list, e: rx.Call, frame: Frame) -> Any:
         if isinstance(callee, Closure):
@@ -604,7 +618,7 @@ def check_value(value, sinfo: si.StructInfo, env: dict, *, check: str, rule: str
     """Does ``value`` satisfy ``sinfo`` under the symbolic values ``env``? A
     RuntimeCheckError of kind ``check`` naming what was expected and what was found
     when not (EXEC-sinfo-2)."""
-    if type(sinfo) is si.TensorStructInfo and _tensor_conforms(value, sinfo, env):
+    if _conforms(value, sinfo, env):
         return
     problem = _mismatch(value, sinfo, env)
     if problem is not None:
@@ -634,6 +648,18 @@ def _tensor_plan(sinfo: si.TensorStructInfo) -> tuple:
             d.value if type(d) is P.IntImm and d.dtype.is_int else d for d in sinfo.shape)
         entry = _TENSOR_PLANS[id(sinfo)] = (sinfo, want, dims)
     return entry
+
+
+def _conforms(value, sinfo: si.StructInfo, env: dict) -> bool:
+    """True when ``value`` satisfies ``sinfo`` for certain, decided quickly for tensors
+    and tuples of them; False sends the value to ``_mismatch``, which decides."""
+    kind = type(sinfo)
+    if kind is si.TensorStructInfo:
+        return _tensor_conforms(value, sinfo, env)
+    if kind is si.TupleStructInfo:
+        return type(value) is tuple and len(value) == len(sinfo.fields) and all(
+            _conforms(v, s, env) for v, s in zip(value, sinfo.fields))
+    return False
 
 
 def _tensor_conforms(value, sinfo: si.TensorStructInfo, env: dict) -> bool:
