@@ -299,3 +299,20 @@ def test_numbers_agree_with_tvm_legalized_kernels(op, attrs, tvm_args):
     ours = compute(op, x, **attrs)
     assert theirs.dtype == ours.dtype
     np.testing.assert_allclose(ours, theirs, rtol=2e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("dt", [np.float16, ml_dtypes.bfloat16])
+def test_silu_and_softmax_round_every_step_to_the_dtype(dt):
+    x = np.linspace(-6, 6, 24).reshape(2, 12).astype(dt)
+
+    def r(v):  # one step: computed in float32, rounded to the dtype
+        return np.asarray(v, np.float32).astype(dt).astype(np.float32)
+
+    v = x.astype(np.float32)
+    one = np.float32(1)
+    silu = (v * r(one / r(one + r(np.exp(r(-v)))))).astype(dt)
+    np.testing.assert_array_equal(compute("nn.silu", x), silu)
+    low = np.float32(ml_dtypes.finfo(dt).min)
+    e = r(np.exp(r(v - np.max(v, axis=-1, keepdims=True, initial=low))))
+    softmax = (e / r(np.sum(e, axis=-1, keepdims=True))).astype(dt)
+    np.testing.assert_array_equal(compute("nn.softmax", x), softmax)
