@@ -275,15 +275,24 @@ def broadcast_values(check_rule: str, *arrays: np.ndarray) -> tuple[int, ...]:
 
 def broadcast_runtime_shapes(check_rule: str, *shapes: tuple) -> tuple[int, ...]:
     """``broadcast_values`` on the shapes alone."""
-    first = shapes[0]
-    if all(s == first for s in shapes):  # the common case, without NumPy's machinery
-        return tuple(first)
-    try:
-        return np.broadcast_shapes(*shapes)
-    except ValueError:
-        text = " and ".join(str(tuple(s)) for s in shapes)
-        raise OpRuntimeError("shape_mismatch", f"shapes {text} cannot broadcast",
-                             rule=check_rule) from None
+    # NumPy's rule, aligned from the right: on each axis the lengths other than 1 agree,
+    # and the result has that length (1 if all are 1). Written out: np.broadcast_shapes
+    # costs several microseconds per call, and this runs for every elementwise op.
+    ndim = max(len(s) for s in shapes)
+    out = []
+    for k in range(ndim, 0, -1):  # k-th axis from the right
+        length = 1
+        for s in shapes:
+            if len(s) >= k:
+                n = s[len(s) - k]
+                if n != 1:
+                    if length != 1 and n != length:
+                        text = " and ".join(str(tuple(s)) for s in shapes)
+                        raise OpRuntimeError("shape_mismatch", f"shapes {text} cannot "
+                                             f"broadcast", rule=check_rule)
+                    length = n
+        out.append(int(length))
+    return tuple(out)
 
 
 # -- NumPy pieces of TIR's scalar semantics ---------------------------------------------------

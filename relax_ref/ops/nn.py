@@ -20,6 +20,7 @@ Layouts: a layout is any permutation of the canonical letters (``NHWC`` for ``NC
 """
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import numpy as np
@@ -358,8 +359,10 @@ def _param_broadcast(p: np.ndarray, x: np.ndarray, axes: list[int], name: str,
     if p.shape != want:
         raise OpRuntimeError("shape_mismatch", f"{name} has shape {p.shape}, expected {want}",
                              rule=rule)
-    order = sorted(range(len(axes)), key=lambda j: axes[j])
     shape = [x.shape[i] if i in axes else 1 for i in range(x.ndim)]
+    if all(a < b for a, b in zip(axes, axes[1:])):  # already in the data's order
+        return p.reshape(shape)
+    order = sorted(range(len(axes)), key=lambda j: axes[j])
     return np.transpose(p, order).reshape(shape)
 
 
@@ -384,7 +387,7 @@ def _layer_norm(attrs, x, gamma, beta):
     b = _param_broadcast(beta, x, axes, "beta", "EXEC-nn-norm-1")
     st = _stat_dtype(x.dtype)
     xs = x.astype(st)
-    count = st.type(int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
+    count = st.type(math.prod(x.shape[a] for a in axes))
     mean = np.sum(xs, axis=tuple(axes), keepdims=True, dtype=st) / count
     var = np.sum((xs - mean) * (xs - mean), axis=tuple(axes), keepdims=True, dtype=st) / count
     eps = st.type(attrs.get("epsilon"))
@@ -400,7 +403,7 @@ def _rms_norm(attrs, x, weight):
     w = _param_broadcast(weight, x, axes, "weight", "EXEC-nn-norm-1")
     st = np.dtype(np.float64) if x.dtype == np.float64 else np.dtype(np.float32)
     xs = x.astype(st, copy=False)
-    count = st.type(int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
+    count = st.type(math.prod(x.shape[a] for a in axes))
     work = xs * xs
     square_sum = np.sum(work, axis=tuple(axes), keepdims=True, dtype=st)
     rs = st.type(1) / np.sqrt(square_sum / count + st.type(attrs.get("epsilon")))
@@ -431,7 +434,7 @@ def _group_norm(attrs, x, gamma, beta):
     split = x.shape[:c_axis] + (groups, channels // groups) + x.shape[c_axis + 1:]
     xs = x.reshape(split).astype(st)
     red = tuple(sorted([c_axis + 1] + [a if a < c_axis else a + 1 for a in axes]))
-    count = st.type(int(np.prod([split[a] for a in red], dtype=np.int64)))
+    count = st.type(math.prod(split[a] for a in red))
     mean = np.sum(xs, axis=red, keepdims=True, dtype=st) / count
     var = np.sum(xs * xs, axis=red, keepdims=True, dtype=st) / count - mean * mean
     eps = st.type(attrs.get("epsilon"))
@@ -457,7 +460,7 @@ def _batch_norm(attrs, x, gamma, beta, moving_mean, moving_var):
     eps = x.dtype.type(attrs.get("epsilon"))
     if attrs.get("training"):
         red = tuple(i for i in range(x.ndim) if i != axis)
-        count = x.dtype.type(int(np.prod([x.shape[i] for i in red], dtype=np.int64)))
+        count = x.dtype.type(math.prod(x.shape[i] for i in red))
         mean = (np.sum(x, axis=red, keepdims=True, dtype=x.dtype) / count).astype(x.dtype)
         var = (np.sum((x - mean) * (x - mean), axis=red, keepdims=True, dtype=x.dtype)
                / count).astype(x.dtype)

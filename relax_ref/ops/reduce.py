@@ -13,6 +13,7 @@ compiled kernel never writes such an output (its ``T.init`` never runs).
 """
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 import numpy as np
@@ -124,7 +125,7 @@ def _axes_of(attrs, x: np.ndarray, rule: str) -> tuple[int, ...]:
 
 
 def _count(x: np.ndarray, axes: tuple[int, ...]) -> int:
-    return int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    return math.prod(x.shape[a] for a in axes)
 
 
 def _reducer(np_fn: Callable, identity: Callable | None = None):

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import parse_dtype
 from relax_ref.ir.prim_expr import IntImm
-from relax_ref.ops.common import OpRuntimeError
+from relax_ref.ops.common import OpRuntimeError, broadcast_runtime_shapes
 from relax_ref.semantics.errors import StructInfoError
 from relax_ref.semantics.values import PrimScalar
 
@@ -145,3 +147,17 @@ def test_binary_deduction_matches_tvm(op, a, b):
     sa, sb = bridge.tensor(a)[0], bridge.tensor(b)[0]
     theirs = bridge.deduce(lambda x, y: getattr(bridge.relax.op, op)(x, y), sa, sb)
     bridge.assert_same(deduce(op, [sa, sb]), theirs)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([0, 1, 2, 3]), max_size=4), min_size=1, max_size=3))
+def test_run_time_broadcast_follows_numpy(shapes):
+    shapes = [tuple(s) for s in shapes]
+    try:
+        want = np.broadcast_shapes(*shapes)
+    except ValueError:
+        with pytest.raises(OpRuntimeError) as info:
+            broadcast_runtime_shapes("EXEC-broadcast-1", *shapes)
+        assert info.value.check == "shape_mismatch" and "cannot broadcast" in info.value.message
+    else:
+        assert broadcast_runtime_shapes("EXEC-broadcast-1", *shapes) == want
