@@ -24,7 +24,7 @@ from relax_ref.ir import tir
 from relax_ref.ir.dtype import BOOL, DataType
 from relax_ref.ir.numpy_dtype import dtype_of_numpy, numpy_dtype
 from relax_ref.ops.common import OpRuntimeError
-from relax_ref.ops.registry import lookup
+from relax_ref.ops.registry import all_ops, lookup
 from relax_ref.solver.evaluate import EvaluationError, evaluate_int
 
 from . import memory
@@ -125,8 +125,8 @@ class Interpreter:
             frame = Frame(parent=closure_env)
             sinfos = [p.struct_info for p in func.params]
             bind_and_check(args, sinfos, frame, check="signature", rule="EXEC-call-3",
-                           span=span, what=[f"argument {p.name_hint!r} of {name}"
-                                            for p in func.params])
+                           span=span, what=lambda i: f"argument {func.params[i].name_hint!r} "
+                                                     f"of {name}")
             for p, a in zip(func.params, args):
                 frame.values[id(p)] = a
             result = self.seq(func.body, frame, release_plan(func))
@@ -157,14 +157,16 @@ class Interpreter:
             # EXEC-match-cast-1: bind the new symbolic variables, check the rest.
             bind_and_check([value], [b.struct_info], frame, check="match_cast",
                            rule="EXEC-match-cast-1", span=b.span,
-                           what=[f"R.match_cast to {b.var.name_hint!r}"])
+                           what=lambda i: f"R.match_cast to {b.var.name_hint!r}")
         else:
             value = self.expr(b.value, frame)
-            if b.var.struct_info is not None and not isinstance(b.value, rx.Function):
+            sinfo = b.var.struct_info
+            if sinfo is not None and not isinstance(b.value, rx.Function):
                 # EXEC-bind-1: the value has the struct info deduction promised.
-                check_value(value, b.var.struct_info, frame.sym_env(), check="struct_info",
-                            rule="EXEC-bind-1", span=b.span,
-                            what=f"the value bound to {b.var.name_hint!r}")
+                env = frame.sym_env()
+                if not _conforms(value, sinfo, env):  # (the quick verdict; below, the full one)
+                    check_value(value, sinfo, env, check="struct_info", rule="EXEC-bind-1",
+                                span=b.span, what=f"the value bound to {b.var.name_hint!r}")
         frame.values[id(b.var)] = value
         if self.trace is not None:
             self.trace(b, value)
@@ -239,7 +241,7 @@ class Interpreter:
             handler = _STRUCTURAL.get(op.name)
             if handler is not None:
                 return handler(self, e, frame)
-            opdef = lookup(op.name)
+            opdef = _OPDEFS.get(op.name) or lookup(op.name)
             if opdef is None or opdef.compute is None:
                 raise RuntimeCheckError(f"{op.name.replace('relax.', 'R.')} has no semantics "
                                         f"in relax_ref yet", e.span, check="unsupported",
@@ -490,6 +492,9 @@ def _eval_null(interp: Interpreter, e: rx.Call, frame: Frame):
     return ()
 
 
+# Every registered op by name (the registry's lookup also loads the op families).
+_OPDEFS = all_ops()
+
 _STRUCTURAL: dict[str, Callable] = {
     "relax.call_tir": _eval_call_tir,
     "relax.call_tir_inplace": _eval_call_tir,
@@ -579,15 +584,17 @@ def _pe(e: P.PrimExpr) -> str:
 # -- values against struct info (EXEC-sinfo-*) ---------------------------------------------------
 
 def bind_and_check(values: list, sinfos: list, frame: Frame, *, check: str, rule: str, span,
-                   what: list[str]) -> None:
+                   what: Callable[[int], str]) -> None:
     """Bind every symbolic variable at its first defining position -- a bare variable
     as a dimension or as an R.Prim value, scanning the struct infos in order -- then
-    check every value against its struct info under those bindings (EXEC-sinfo-1)."""
+    check every value against its struct info under those bindings (EXEC-sinfo-1).
+    ``what(i)`` names value i in an error message."""
     env = frame.sym_env()
     for value, sinfo in zip(values, sinfos):
         _bind_bare(value, sinfo, env, frame)
-    for value, sinfo, w in zip(values, sinfos, what):
-        check_value(value, sinfo, env, check=check, rule=rule, span=span, what=w)
+    for i, (value, sinfo) in enumerate(zip(values, sinfos)):
+        if not _conforms(value, sinfo, env):
+            check_value(value, sinfo, env, check=check, rule=rule, span=span, what=what(i))
 
 
 def _bind_bare(value, sinfo, env: dict, frame: Frame) -> None:
