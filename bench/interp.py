@@ -7,7 +7,7 @@ Prints, from one run at sequence length 128 and hidden size 512:
       by TVM) / relax_ref on the high-level module (target <= 3);
   (c) relax_ref / TVM's VM on the same module and input, where TVM is installed.
 
-    python bench/interp.py [--seq 128] [--repeat 10] [--regenerate]
+    python bench/interp.py [--seq 128] [--repeat 20] [--regenerate]
 
 ``--regenerate`` rewrites examples/llama_layer.fused.py with TVM's passes. Times are
 the best of ``--repeat`` runs of the function alone (parsing and normalization excluded;
@@ -122,7 +122,7 @@ def regenerate() -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seq", type=int, default=128)
-    ap.add_argument("--repeat", type=int, default=10)
+    ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--regenerate", action="store_true")
     args = ap.parse_args()
     if args.regenerate:
