@@ -11,6 +11,7 @@ from __future__ import annotations
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
+from relax_ref.ir.uses import variable_uses
 from relax_ref.ops.registry import lookup
 
 
@@ -158,21 +159,7 @@ def finish(mod: rx.IRModule) -> rx.IRModule:
 def used_vars(e) -> set[int]:
     """The ids of every Relax variable used anywhere inside ``e`` (an expression, a
     binding block or a function), including inside nested functions."""
-    out: set[int] = set()
-
-    class _Collect(Rewriter):
-        def use(self, v: rx.Var) -> rx.Expr:
-            out.add(id(v))
-            return v
-
-    c = _Collect()
-    if isinstance(e, rx.Function):
-        c.function(e)
-    elif isinstance(e, rx.BindingBlock):
-        c.block(e)
-    else:
-        c.expr(e)
-    return out
+    return variable_uses(e)[0]
 
 
 def has_effect(value: rx.Expr, mod: rx.IRModule) -> bool:

@@ -14,47 +14,10 @@ use in the text.
 from __future__ import annotations
 
 from relax_ref.ir import relax as rx
+from relax_ref.ir.uses import variable_uses
 
 # A plan per function, by id, with the function kept so that the id stays its own.
 _PLANS: dict[int, tuple[rx.Function, dict[int, tuple[int, ...]] | None]] = {}
-
-
-class _Uses:
-    """The ids of the variables an expression reads (nested If branches included);
-    ``closure`` records whether it creates a local function."""
-
-    def __init__(self) -> None:
-        self.vars: set[int] = set()
-        self.closure = False
-
-    def expr(self, e: rx.Expr) -> None:
-        if isinstance(e, rx.Var):
-            self.vars.add(id(e))
-        elif isinstance(e, rx.Call):
-            if not isinstance(e.op, (rx.Op, rx.GlobalVar, rx.ExternFunc)):
-                self.expr(e.op)
-            for a in e.args:
-                self.expr(a)
-        elif isinstance(e, rx.Tuple):
-            for f in e.fields:
-                self.expr(f)
-        elif isinstance(e, rx.TupleGetItem):
-            self.expr(e.tuple_value)
-        elif isinstance(e, rx.If):
-            self.expr(e.cond)
-            self.seq(e.true_branch)
-            self.seq(e.false_branch)
-        elif isinstance(e, rx.SeqExpr):
-            self.seq(e)
-        elif isinstance(e, rx.Function):
-            self.closure = True
-        # other leaves (constants, shapes, prim values, strings, globals) read no variable
-
-    def seq(self, s: rx.SeqExpr) -> None:
-        for block in s.blocks:
-            for b in block.bindings:
-                self.expr(b.value)
-        self.expr(s.body)
 
 
 def release_plan(func: rx.Function) -> dict[int, tuple[int, ...]] | None:
@@ -81,20 +44,18 @@ def _plan(func: rx.Function) -> dict[int, tuple[int, ...]] | None:
         return None
     last: dict[int, int] = {id(p): 0 for p in func.params}  # var id -> binding index
     for i, b in enumerate(bindings):
-        uses = _Uses()
-        uses.expr(b.value)
-        if uses.closure:
+        uses, has_function = variable_uses(b.value)
+        if has_function:
             return None
-        for v in uses.vars:
+        for v in uses:
             if v in last:
                 last[v] = i
         last[id(b.var)] = i
-    result = _Uses()
-    result.expr(body.body)
-    if result.closure:
+    kept, has_function = variable_uses(body.body)
+    if has_function:
         return None
     drops: dict[int, list[int]] = {}
     for v, i in last.items():
-        if v not in result.vars:
+        if v not in kept:
             drops.setdefault(id(bindings[i]), []).append(v)
     return {k: tuple(v) for k, v in drops.items()}
