@@ -150,8 +150,7 @@ class Module:
 
 # -- closures, recursion, packed functions, limits -------------------------------------------
 
-def test_local_function_captures_an_outer_variable():
-    text = '''
+CAPTURES_OUTER = '''
 @I.ir_module
 class Module:
     @R.function
@@ -163,8 +162,11 @@ class Module:
         z = inner(x)
         return z
 '''
+
+
+def test_local_function_captures_an_outer_variable():
     x = np.array([1, 2], F32)
-    np.testing.assert_array_equal(_run(text, x), x * (x + x))
+    np.testing.assert_array_equal(_run(CAPTURES_OUTER, x), x * (x + x))
 
 
 def test_unbounded_recursion_is_a_resource_error():

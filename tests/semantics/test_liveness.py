@@ -10,6 +10,8 @@ from relax_ref.parser.builder import parse
 from relax_ref.semantics.interpreter import Interpreter
 from relax_ref.semantics.liveness import release_plan
 
+from .test_interpreter import CAPTURES_OUTER
+
 F32 = np.float32
 
 CHAIN = '''
@@ -77,19 +79,7 @@ def test_a_dead_intermediate_is_freed_before_the_function_returns():
 
 
 def test_a_body_that_creates_a_closure_keeps_every_value():
-    text = '''
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((2,), dtype="float32")) -> R.Tensor((2,), dtype="float32"):
-        y = R.add(x, x)
-        @R.function
-        def inner(a: R.Tensor((2,), dtype="float32")) -> R.Tensor((2,), dtype="float32"):
-            return R.multiply(a, y)
-        z = inner(x)
-        return z
-'''
-    mod = parse(text)
+    mod = parse(CAPTURES_OUTER)
     assert release_plan(mod.functions["main"]) is None
     x = np.array([1, 2], F32)
     np.testing.assert_array_equal(Interpreter(mod).run("main", [x]), x * (x + x))
