@@ -24,7 +24,7 @@ from relax_ref.ir import tir
 from relax_ref.ir.dtype import BOOL, DataType
 from relax_ref.ir.numpy_dtype import dtype_of_numpy, numpy_dtype
 from relax_ref.ops.common import OpRuntimeError
-from relax_ref.ops.registry import all_ops, lookup
+from relax_ref.ops.registry import lookup
 from relax_ref.solver.evaluate import EvaluationError, evaluate_int
 
 from . import memory
@@ -163,10 +163,9 @@ class Interpreter:
             sinfo = b.var.struct_info
             if sinfo is not None and not isinstance(b.value, rx.Function):
                 # EXEC-bind-1: the value has the struct info deduction promised.
-                env = frame.sym_env()
-                if not _conforms(value, sinfo, env):  # (the quick verdict; below, the full one)
-                    check_value(value, sinfo, env, check="struct_info", rule="EXEC-bind-1",
-                                span=b.span, what=f"the value bound to {b.var.name_hint!r}")
+                check_value(value, sinfo, frame.sym_env(), check="struct_info",
+                            rule="EXEC-bind-1", span=b.span,
+                            what=lambda: f"the value bound to {b.var.name_hint!r}")
         frame.values[id(b.var)] = value
         if self.trace is not None:
             self.trace(b, value)
@@ -241,7 +240,7 @@ class Interpreter:
             handler = _STRUCTURAL.get(op.name)
             if handler is not None:
                 return handler(self, e, frame)
-            opdef = _OPDEFS.get(op.name) or lookup(op.name)
+            opdef = lookup(op.name)
             if opdef is None or opdef.compute is None:
                 raise RuntimeCheckError(f"{op.name.replace('relax.', 'R.')} has no semantics "
                                         f"in relax_ref yet", e.span, check="unsupported",
@@ -492,9 +491,6 @@ def _eval_null(interp: Interpreter, e: rx.Call, frame: Frame):
     return ()
 
 
-# Every registered op by name (the registry's lookup also loads the op families).
-_OPDEFS = all_ops()
-
 _STRUCTURAL: dict[str, Callable] = {
     "relax.call_tir": _eval_call_tir,
     "relax.call_tir_inplace": _eval_call_tir,
@@ -593,8 +589,8 @@ def bind_and_check(values: list, sinfos: list, frame: Frame, *, check: str, rule
     for value, sinfo in zip(values, sinfos):
         _bind_bare(value, sinfo, env, frame)
     for i, (value, sinfo) in enumerate(zip(values, sinfos)):
-        if not _conforms(value, sinfo, env):
-            check_value(value, sinfo, env, check=check, rule=rule, span=span, what=what(i))
+        check_value(value, sinfo, env, check=check, rule=rule, span=span,
+                    what=lambda i=i: what(i))
 
 
 def _bind_bare(value, sinfo, env: dict, frame: Frame) -> None:
@@ -621,16 +617,19 @@ def _bind_bare(value, sinfo, env: dict, frame: Frame) -> None:
 
 
 def check_value(value, sinfo: si.StructInfo, env: dict, *, check: str, rule: str, span,
-                what: str) -> None:
+                what: str | Callable[[], str]) -> None:
     """Does ``value`` satisfy ``sinfo`` under the symbolic values ``env``? A
     RuntimeCheckError of kind ``check`` naming what was expected and what was found
-    when not (EXEC-sinfo-2)."""
+    when not (EXEC-sinfo-2). ``what`` names the value; a callable is asked only for
+    the message (checks run per binding, wording is needed only on failure)."""
     if _conforms(value, sinfo, env):
         return
     problem = _mismatch(value, sinfo, env)
     if problem is not None:
         from relax_ref.semantics.normalize import print_sinfo
 
+        if callable(what):
+            what = what()
         raise RuntimeCheckError(f"{what}: expected {print_sinfo(sinfo)}, found "
                                 f"{describe_value(value)} ({problem})", span, check=check,
                                 rule=rule)
