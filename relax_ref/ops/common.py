@@ -273,26 +273,30 @@ def broadcast_values(check_rule: str, *arrays: np.ndarray) -> tuple[int, ...]:
     return broadcast_runtime_shapes(check_rule, *(a.shape for a in arrays))
 
 
-def broadcast_runtime_shapes(check_rule: str, *shapes: tuple) -> tuple[int, ...]:
-    """``broadcast_values`` on the shapes alone."""
+def broadcast_runtime_shapes(check_rule: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """``broadcast_values`` on the shapes alone (tuples of Python ints, as ``.shape``)."""
     # NumPy's rule, aligned from the right: on each axis the lengths other than 1 agree,
-    # and the result has that length (1 if all are 1). Written out: np.broadcast_shapes
-    # costs several microseconds per call, and this runs for every elementwise op.
-    ndim = max(len(s) for s in shapes)
-    out = []
-    for k in range(ndim, 0, -1):  # k-th axis from the right
-        length = 1
-        for s in shapes:
-            if len(s) >= k:
-                n = s[len(s) - k]
-                if n != 1:
-                    if length != 1 and n != length:
-                        text = " and ".join(str(tuple(s)) for s in shapes)
-                        raise OpRuntimeError("shape_mismatch", f"shapes {text} cannot "
-                                             f"broadcast", rule=check_rule)
-                    length = n
-        out.append(int(length))
-    return tuple(out)
+    # and the result has that length (1 if all are 1). Written out (np.broadcast_shapes
+    # costs several microseconds, and this runs for every elementwise op): start from
+    # the longest shape and merge the others into it axis by axis.
+    longest = max(shapes, key=len)
+    out = None
+    for s in shapes:
+        if s == longest:
+            continue
+        if out is None:
+            out = list(longest)
+        offset = len(out) - len(s)
+        for i, n in enumerate(s):
+            have = out[offset + i]
+            if n != have:
+                if have == 1:
+                    out[offset + i] = n
+                elif n != 1:
+                    text = " and ".join(str(tuple(s)) for s in shapes)
+                    raise OpRuntimeError("shape_mismatch", f"shapes {text} cannot "
+                                         f"broadcast", rule=check_rule)
+    return tuple(longest) if out is None else tuple(out)
 
 
 # -- NumPy pieces of TIR's scalar semantics ---------------------------------------------------
