@@ -72,6 +72,8 @@ class Frame:
         return env
 
 
+_ABSENT = object()
+
 TraceHook = Callable[[rx.Binding, Any], None]
 
 
@@ -152,16 +154,17 @@ class Interpreter:
         return self.expr(seq.body, frame)
 
     def binding(self, b: rx.Binding, frame: Frame) -> None:
+        e = b.value
+        # Calls, the usual binding, skip the general dispatch of ``expr``.
+        value = self.call(e, frame) if type(e) is rx.Call else self.expr(e, frame)
         if isinstance(b, rx.MatchCast):
-            value = self.expr(b.value, frame)
             # EXEC-match-cast-1: bind the new symbolic variables, check the rest.
             bind_and_check([value], [b.struct_info], frame, check="match_cast",
                            rule="EXEC-match-cast-1", span=b.span,
                            what=lambda i: f"R.match_cast to {b.var.name_hint!r}")
         else:
-            value = self.expr(b.value, frame)
             sinfo = b.var.struct_info
-            if sinfo is not None and not isinstance(b.value, rx.Function):
+            if sinfo is not None and type(e) is not rx.Function:
                 # EXEC-bind-1: the value has the struct info deduction promised.
                 check_value(value, sinfo, frame.sym_env(), check="struct_info",
                             rule="EXEC-bind-1", span=b.span,
@@ -267,9 +270,11 @@ class Interpreter:
     def operands(self, exprs, frame: Frame) -> list:
         """The values of a call's arguments (a variable of this frame, the usual case,
         without the general ``expr`` dispatch)."""
-        values = frame.values
-        return [values[id(a)] if isinstance(a, rx.Var) and id(a) in values
-                else self.expr(a, frame) for a in exprs]
+        # Keyed by id: a non-variable operand is a live object too, so its id is no
+        # variable's key and it falls through to ``expr``.
+        get = frame.values.get
+        return [v if (v := get(id(a), _ABSENT)) is not _ABSENT else self.expr(a, frame)
+                for a in exprs]
 
     def apply(self, callee, args: list, e: rx.Call, frame: Frame) -> Any:
         if isinstance(callee, Closure):
@@ -622,7 +627,8 @@ def check_value(value, sinfo: si.StructInfo, env: dict, *, check: str, rule: str
     RuntimeCheckError of kind ``check`` naming what was expected and what was found
     when not (EXEC-sinfo-2). ``what`` names the value; a callable is asked only for
     the message (checks run per binding, wording is needed only on failure)."""
-    if _conforms(value, sinfo, env):
+    if _tensor_conforms(value, sinfo, env) if type(sinfo) is si.TensorStructInfo \
+            else _conforms(value, sinfo, env):
         return
     problem = _mismatch(value, sinfo, env)
     if problem is not None:
@@ -635,15 +641,16 @@ def check_value(value, sinfo: si.StructInfo, env: dict, *, check: str, rule: str
                                 rule=rule)
 
 
-# A tensor's check, planned once per struct info: the NumPy dtype it needs (None: any)
-# and, per dimension, an int, a Var or an expression. By id, with the struct info kept
-# (which keeps the id from being reused).
+# A tensor's check, planned once per struct info: the NumPy dtype it needs (None: any),
+# per dimension an int, a Var or an expression, and whether every dimension is an int
+# (the shape is then compared as one tuple). By id, with the struct info kept (which
+# keeps the id from being reused).
 _TENSOR_PLANS: dict[int, tuple] = {}
 
 
 def _tensor_plan(sinfo: si.TensorStructInfo) -> tuple:
     entry = _TENSOR_PLANS.get(id(sinfo))
-    if entry is None or entry[0] is not sinfo:
+    if entry is None or entry[0] is not sinfo:  # (inlined in _tensor_conforms)
         if len(_TENSOR_PLANS) >= 100_000:
             _TENSOR_PLANS.clear()
         try:
@@ -652,7 +659,8 @@ def _tensor_plan(sinfo: si.TensorStructInfo) -> tuple:
             want = False
         dims = None if sinfo.shape is None else tuple(
             d.value if type(d) is P.IntImm and d.dtype.is_int else d for d in sinfo.shape)
-        entry = _TENSOR_PLANS[id(sinfo)] = (sinfo, want, dims)
+        static = dims is not None and all(type(d) is int for d in dims)
+        entry = _TENSOR_PLANS[id(sinfo)] = (sinfo, want, dims, static)
     return entry
 
 
@@ -674,9 +682,15 @@ def _tensor_conforms(value, sinfo: si.TensorStructInfo, env: dict) -> bool:
     the value to ``_mismatch``, which decides (and says why)."""
     if type(value) is not np.ndarray:
         return False
-    _, want, dims = _tensor_plan(sinfo)
-    if want is False or (want is not None and value.dtype != want):
+    entry = _TENSOR_PLANS.get(id(sinfo))
+    if entry is None or entry[0] is not sinfo:
+        entry = _tensor_plan(sinfo)
+    _, want, dims, static = entry
+    dtype = value.dtype
+    if want is False or (want is not None and dtype is not want and dtype != want):
         return False
+    if static:
+        return value.shape == dims
     if dims is None:
         return sinfo.ndim < 0 or value.ndim == sinfo.ndim
     if value.ndim != len(dims):
