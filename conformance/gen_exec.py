@@ -1666,6 +1666,28 @@ def main(x: R.Tensor((4,), "float32")):
 
     text = module('''
 @R.function
+def main(x: R.Tensor((4,), "float32")):
+    R.func_attr({"relax.force_pure": True})
+    cls = Module
+    c = R.const([1, 2, 3, 4], "float32")
+    cls.increment(c)
+    y = R.add(x, c)
+    return y
+''' + '''
+@T.prim_func(private=True, s_tir=True)
+def increment(A: T.Buffer((4,), "float32")):
+    for i in range(4):
+        A[i] = A[i] + T.float32(1)
+''')
+    cases.append(case(
+        "store_into_constant_traps", text,
+        [trap([tensor(f32([0, 0, 0, 0]))], "read_only")],
+        ["EXEC-tir-bind-4", "EXEC-tir-call-1"],
+        "A PrimFunc called directly that writes into a module constant is an error "
+        "(read_only): constants never change."))
+
+    text = module('''
+@R.function
 def main(x: R.Tensor(("n",), "float32")):
     R.func_attr({"relax.force_pure": True})
     n = T.int64()

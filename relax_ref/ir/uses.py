@@ -1,13 +1,21 @@
-"""Which Relax variables a piece of IR reads.
+"""Which variables a piece of IR reads, and which storage a PrimFunc writes.
 
 ``variable_uses(node)`` walks an expression, a binding block or a function and returns
 the ids of the variables it reads (nested If branches and nested functions included)
 and whether it contains a function literal. Passes use it for liveness and dead code;
 the interpreter uses it to drop values after their last use.
+
+``stored_storage(func)`` is the storage a PrimFunc may store into: the data variable
+(or, without one, the buffer) of every buffer a ``BufferStore`` targets, directly or
+through a ``match_buffer`` view. The interpreter uses it to keep read-only arguments
+(module constants) from being written.
 """
 from __future__ import annotations
 
+import dataclasses
+
 from relax_ref.ir import relax as rx
+from relax_ref.ir import tir
 
 
 def variable_uses(node) -> tuple[set[int], bool]:
@@ -58,3 +66,37 @@ class _Uses:
         for block in s.blocks:
             self.block(block)
         self.expr(s.body)
+
+
+def stored_storage(func: tir.PrimFunc) -> set:
+    """The data variables (or buffers without one) that ``func`` may store into."""
+    stored: set = set()
+    views: list[tir.MatchBufferRegion] = []
+    pending: list = [func.body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, tir.BufferStore):
+            stored.add(_storage_key(node.buffer))
+        elif isinstance(node, tir.SBlock):
+            views.extend(node.match_buffers)
+        for f in dataclasses.fields(node):
+            value = getattr(node, f.name)
+            if isinstance(value, tir.Stmt):
+                pending.append(value)
+            elif isinstance(value, tuple):
+                pending.extend(v for v in value if isinstance(v, tir.Stmt))
+    # A store into a match_buffer view stores into the region's buffer (views of views
+    # included).
+    changed = True
+    while changed:
+        changed = False
+        for view in views:
+            source = _storage_key(view.source.buffer)
+            if _storage_key(view.buffer) in stored and source not in stored:
+                stored.add(source)
+                changed = True
+    return stored
+
+
+def _storage_key(buffer: tir.Buffer):
+    return buffer.data if buffer.data is not None else buffer

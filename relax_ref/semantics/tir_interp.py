@@ -34,6 +34,7 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import tir
 from relax_ref.ir.dtype import DataType, DTypeError
 from relax_ref.ir.numpy_dtype import dtype_of_numpy
+from relax_ref.ir.uses import stored_storage
 from relax_ref.semantics.errors import RelaxError, ResourceError
 from relax_ref.semantics.memory import poison_array
 from relax_ref.semantics.values import PrimScalar
@@ -114,6 +115,7 @@ def run_prim_func(func: tir.PrimFunc, args: list, *, mode: str = "auto",
         if stats is not None:
             stats.update(machine.stats)
             stats["steps"] = machine.steps
+    machine.check_read_only(func)
     if result is None:
         return None
     return PrimScalar(result.item(), dtype_of_numpy(result.dtype))
@@ -136,6 +138,11 @@ class _Machine(VectorPath):
         self.no_vector = 1 if mode == "scalar" else 0
         self.failures: dict[int, int] = {}  # id(_Nest) -> runtime failures in this run
         self.stats = {"vectorized": 0, "fallback": 0, "contracted": 0, "strided": 0}
+        # EXEC-tir-bind-4: the storage the function may store into (found when a
+        # read-only argument comes), and (param, buffer, array, writable copy) per such
+        # argument.
+        self.stored: set | None = None
+        self.read_only: list[tuple] = []
         self.reassociate = mode == "auto"  # EXEC-tir-vec-7
         # The module's limits, read at each run (EXEC-tir-vec-5)
         self.chunk_elements = VECTOR_CHUNK_ELEMENTS
@@ -171,6 +178,8 @@ class _Machine(VectorPath):
             buf = buffer_of.get(param)
             if buf is not None:
                 arr = self._buffer_argument(param, buf, arg, name)
+                if not arr.flags.writeable:
+                    arr = self._read_only_argument(func, param, buf, arr)
                 bound.append((buf, arr))
                 for d, dim in enumerate(buf.shape):
                     if isinstance(dim, P.Var) and dim not in sym:
@@ -185,6 +194,8 @@ class _Machine(VectorPath):
                     raise _error(f"{name}: parameter {param.name} is a handle and takes an "
                                  f"array, found {type(arg).__name__}", param, "signature",
                                  "EXEC-tir-bind-1")
+                if not arg.flags.writeable:
+                    arg = self._read_only_argument(func, param, param, arg)
                 if arg.flags.c_contiguous:
                     self.storage[param] = arg.reshape(-1)
             else:
@@ -231,6 +242,29 @@ class _Machine(VectorPath):
                     raise _error(f"{name}: {var.name} = {value} does not fit {var.dtype}",
                                  var, "shape_mismatch", "EXEC-tir-bind-1")
             self.env[var] = _np(var.dtype).type(value)
+
+    def _read_only_argument(self, func, param, buf, arr) -> np.ndarray:
+        """EXEC-tir-bind-4: a read-only array (a module constant, or a caller's
+        read-only array) that the function may store into runs as a writable copy;
+        ``check_read_only`` then fails the call if the copy changed. ``buf`` is the
+        parameter's buffer, or the parameter itself for a bare handle."""
+        if self.stored is None:
+            self.stored = stored_storage(func)
+        key = buf if isinstance(buf, P.Var) or buf.data is None else buf.data
+        if key not in self.stored:
+            return arr
+        copy = np.array(arr, copy=True)
+        self.read_only.append((param, buf, arr, copy))
+        return copy
+
+    def check_read_only(self, func: tir.PrimFunc) -> None:
+        for param, buf, original, copy in self.read_only:
+            if copy.tobytes() != original.tobytes():
+                what = f"buffer {buf.name}" if isinstance(buf, tir.Buffer) else "its data"
+                raise _error(f"{_func_name(func)}: stores into {what}, but the "
+                             f"argument of parameter {param.name} is read-only (a module "
+                             f"constant or a read-only array)", param, "read_only",
+                             "EXEC-tir-bind-4")
 
     def _buffer_argument(self, param, buf, arg, name) -> np.ndarray:
         if not isinstance(arg, np.ndarray):

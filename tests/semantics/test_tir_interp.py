@@ -792,6 +792,66 @@ def f(A: T.Buffer((8,), "float32"), B: T.Buffer((2, 4), "float32")):
     assert b.tolist() == (2 * a).reshape(2, 4).tolist() and stats["vectorized"] == 2
 
 
+def read_only(a: np.ndarray) -> np.ndarray:
+    a = a.copy()
+    a.setflags(write=False)
+    return a
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_storing_into_a_read_only_argument_traps(mode):
+    """EXEC-tir-bind-4: a module constant (read-only) must not change, whether the
+    store goes to the parameter's buffer, through a match_buffer view or through a
+    buffer declared on a bare handle."""
+    direct = one_func('''
+@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    for i in T.serial(4):
+        A[i] = A[i] + T.float32(1)
+''')
+    viewed = one_func('''
+@T.prim_func
+def f(A: T.Buffer((4, 8), "float32")):
+    for i in T.serial(4):
+        with T.sblock("row"):
+            vi = T.axis.spatial(4, i)
+            R = T.match_buffer(A[vi, 0:8], (8,))
+            R[3] = T.float32(7)
+''')
+    handle = one_func('''
+@T.prim_func
+def f(p: T.handle):
+    X = T.decl_buffer((4,), "float32", data=p)
+    X[2] = T.float32(5)
+''')
+    for func, shape in ((direct, (4,)), (viewed, (4, 8)), (handle, (4,))):
+        constant = read_only(np.zeros(shape, np.float32))
+        with pytest.raises(RuntimeCheckError) as info:
+            run_prim_func(func, [constant], mode=mode)
+        assert info.value.check == "read_only" and info.value.rule == "EXEC-tir-bind-4"
+        assert "read-only" in info.value.message
+        assert not constant.any()  # the constant itself never changed
+
+
+def test_read_only_arguments_that_are_only_read_are_fine():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+    for i in T.serial(4):
+        B[i] = A[i] * T.float32(2)
+    for i in T.serial(4):
+        if A[i] > T.float32(100):
+            A[i] = T.float32(0)
+''')
+    # A may be stored into, but only under a condition that does not hold here: the
+    # call is fine, because the constant did not change.
+    a = read_only(np.arange(4, dtype=np.float32))
+    for mode in MODES:
+        b = np.zeros(4, np.float32)
+        run_prim_func(func, [a, b], mode=mode)
+        assert b.tolist() == [0, 2, 4, 6]
+
+
 def test_vector_lanes_and_bad_modes_are_rejected():
     func = one_func('''
 @T.prim_func
