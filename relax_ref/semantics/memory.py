@@ -113,10 +113,16 @@ def kill_storage(storage: Storage) -> None:
 
 
 def kill_tensor(tensor: np.ndarray) -> None:
-    """EXEC-mem-kill-1: the tensor's bytes are re-poisoned."""
-    if tensor.size:
-        flat = tensor.reshape(-1).view(np.uint8)
-        flat[:] = POISON_BYTE
+    """EXEC-mem-kill-1: the tensor's bytes are re-poisoned, whatever its layout. A
+    read-only tensor (a module constant) is not memory the program owns and keeps its
+    bytes."""
+    if not tensor.size or not tensor.flags.writeable:
+        return
+    if tensor.flags.c_contiguous:
+        tensor.reshape(-1).view(np.uint8)[:] = POISON_BYTE
+    else:  # a strided view: element by element, each element's bytes all poison
+        poison = np.full(tensor.dtype.itemsize, POISON_BYTE, np.uint8).view(tensor.dtype)
+        tensor[...] = poison[0]
 
 
 def poison_mask(arr: np.ndarray) -> np.ndarray:

@@ -96,6 +96,31 @@ def test_use_after_kill_reads_poison():
     assert np.isnan(out).all()
 
 
+KILLS_ITS_ARGUMENTS = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 3), dtype="float32")) -> R.Tensor((2, 3), dtype="float32"):
+        R.func_attr({"relax.force_pure": True})
+        c = R.const([[1, 2, 3], [4, 5, 6]], "float32")
+        _1 = R.memory.kill_tensor(c)
+        y = R.add(x, c)
+        _2 = R.memory.kill_tensor(x)
+        return y
+'''
+
+
+def test_kill_tensor_poisons_strided_tensors_and_leaves_constants():
+    """EXEC-mem-kill-1: a killed tensor reads poison whatever its layout (here a
+    transposed view the caller passed); a module constant keeps its bytes."""
+    mod = parse(KILLS_ITS_ARGUMENTS)
+    base = np.arange(6, dtype=F32).reshape(3, 2)
+    x = base.T  # not C-contiguous
+    out = Interpreter(mod).run("main", [x])
+    assert out.tolist() == [[1, 4, 7], [5, 8, 11]]  # the constant was intact
+    assert (base.view(np.uint32) == 0xFFFFFFFF).all()  # every byte of x is poison
+
+
 def test_out_of_bounds_view_is_an_error():
     with pytest.raises(RuntimeCheckError) as info:
         _run(_planned(20), np.zeros(4, F32))
