@@ -15,8 +15,8 @@ from relax_ref.ir.dtype import BOOL
 from relax_ref.semantics.values import PrimScalar
 
 from .common import (
-    OpRuntimeError, broadcast_sinfo, broadcast_values, cast_value, common_dtype, erf_array,
-    prim_arg, quiet, same_as, tensor_arg, trunc_div,
+    OpRuntimeError, broadcast_runtime_shapes, broadcast_sinfo, broadcast_values, cast_value,
+    common_dtype, erf_array, prim_arg, quiet, same_as, tensor_arg, trunc_div,
 )
 from .registry import Attr, DeduceContext, OpDef, Operand, register, to_dtype
 
@@ -107,6 +107,11 @@ def deduce_clip(ctx: DeduceContext) -> si.StructInfo:
 def _binary(np_fn):
     @quiet
     def compute(attrs, a, b):
+        if type(a) is np.ndarray and type(b) is np.ndarray:  # the usual case, quickly
+            broadcast_runtime_shapes("EXEC-broadcast-1", a.shape, b.shape)
+            out = np.asarray(np_fn(a, b))
+            return out if out.dtype == a.dtype or out.dtype == np.bool_ else \
+                out.astype(a.dtype)
         # EXEC-ew-binary-2: an R.Prim operand acts as a 0-d tensor of its dtype; two
         # R.Prim operands give an R.Prim result.
         both_prim = isinstance(a, PrimScalar) and isinstance(b, PrimScalar)

@@ -90,9 +90,12 @@ def _matmul(attrs, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         raise OpRuntimeError("shape_mismatch", f"the reduction dimensions differ: {k1} "
                              f"against {k2} (shapes {a.shape} and {b.shape})",
                              rule="EXEC-linalg-matmul-2")
-    broadcast_runtime_shapes("EXEC-broadcast-1", a.shape[:-2] if a.ndim > 1 else (),
-                             b.shape[:-2] if b.ndim > 1 else ())
+    if a.ndim > 2 or b.ndim > 2:
+        broadcast_runtime_shapes("EXEC-broadcast-1", a.shape[:-2] if a.ndim > 1 else (),
+                                 b.shape[:-2] if b.ndim > 1 else ())
     with np.errstate(all="ignore"):
+        if a.dtype == result and b.dtype == result and result.kind != "V":
+            return np.matmul(a, b)  # the usual case: already the computable dtype
         return _in_computable_dtype(np.matmul, result, a, b)
 
 

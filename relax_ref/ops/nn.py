@@ -405,7 +405,7 @@ def _rms_norm(attrs, x, weight):
     xs = x.astype(st, copy=False)
     count = st.type(math.prod(x.shape[a] for a in axes))
     work = xs * xs
-    square_sum = np.sum(work, axis=tuple(axes), keepdims=True, dtype=st)
+    square_sum = work.sum(axis=tuple(axes), keepdims=True, dtype=st)
     rs = st.type(1) / np.sqrt(square_sum / count + st.type(attrs.get("epsilon")))
     # rs * xs * weight, reusing the buffer of the squares (products commute in IEEE).
     np.multiply(xs, rs, out=work)
