@@ -95,7 +95,7 @@ def _matmul(attrs, a: np.ndarray, b: np.ndarray) -> np.ndarray:
                                  b.shape[:-2] if b.ndim > 1 else ())
     with np.errstate(all="ignore"):
         if a.dtype == result and b.dtype == result and result.kind != "V":
-            return np.matmul(a, b)  # the usual case: already the computable dtype
+            return np.asarray(np.matmul(a, b))  # the usual case: nothing to convert
         return _in_computable_dtype(np.matmul, result, a, b)
 
 
