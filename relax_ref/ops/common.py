@@ -313,13 +313,26 @@ def quiet(fn: Callable) -> Callable:
 
 
 def cast_value(value, dtype) -> np.ndarray:
-    """A TIR ``Cast`` of NumPy values: floats to integers truncate toward zero (through
-    int64, wrapping like a C cast of the truncated value); otherwise NumPy's astype."""
+    """A TIR ``Cast`` of NumPy values (EXEC-tir-cast-2, as ``tir_exprs._cast`` casts
+    one TIR value): floats to integers truncate toward zero, and NaN, infinities and
+    values outside the target's range give x86's value, the signed minimum or the
+    unsigned maximum; any other conversion is NumPy's astype."""
     value = np.asarray(value)
+    dtype = np.dtype(dtype)
     with np.errstate(all="ignore"):
-        if value.dtype.kind == "f" and np.dtype(dtype).kind in "iu":
-            return np.trunc(value).astype(np.int64).astype(dtype)
+        if _is_float_dtype(value.dtype) and dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            t = np.trunc(value.astype(np.float64))
+            ok = np.isfinite(t) & (t >= float(info.min)) & (t < float(info.max) + 1.0)
+            out = np.where(ok, t, 0.0).astype(dtype)
+            out[~ok] = info.min if dtype.kind == "i" else info.max
+            return out
         return value.astype(dtype)
+
+
+def _is_float_dtype(dtype: np.dtype) -> bool:
+    # ml_dtypes floats (bfloat16, float8_*) have kind "V"
+    return dtype.kind == "f" or (dtype.kind == "V" and "float" in dtype.name)
 
 
 def trunc_div(a, b) -> np.ndarray:

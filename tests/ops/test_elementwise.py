@@ -161,3 +161,24 @@ def test_run_time_broadcast_follows_numpy(shapes):
         assert info.value.check == "shape_mismatch" and "cannot broadcast" in info.value.message
     else:
         assert broadcast_runtime_shapes("EXEC-broadcast-1", *shapes) == want
+
+
+@pytest.mark.parametrize("target", ["int32", "int8", "uint8", "int64", "uint32"])
+def test_astype_from_float_is_the_tir_cast(target):
+    """SI-ew-astype-1: R.astype converts as a TIR Cast (EXEC-tir-cast-2): truncation
+    toward zero, and x86's value for NaN, infinities and out-of-range values."""
+    from relax_ref.parser.builder import parse
+    from relax_ref.semantics.tir_interp import run_prim_func
+
+    x = np.array([np.nan, np.inf, -np.inf, 3e10, -3e10, 300.0, -1.0, -3.7, 2.9, 0.0],
+                 np.float32)
+    (kernel,) = parse(f'''
+@T.prim_func
+def f(A: T.Buffer((10,), "float32"), B: T.Buffer((10,), "{target}")):
+    for i in range(10):
+        B[i] = T.Cast("{target}", A[i])
+''').functions.values()
+    want = np.zeros(10, target)
+    run_prim_func(kernel, [x, want])
+    got = compute("astype", x, dtype=parse_dtype(target))
+    assert got.dtype == np.dtype(target) and got.tolist() == want.tolist()
