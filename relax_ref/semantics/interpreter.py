@@ -11,6 +11,9 @@ never wrote shows wrong values instead of lucky right ones.
 """
 from __future__ import annotations
 
+import contextlib
+import math
+import string
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -80,12 +83,13 @@ TraceHook = Callable[[rx.Binding, Any], None]
 class Interpreter:
     def __init__(self, mod: rx.IRModule, *, limits: Limits | None = None,
                  trace: TraceHook | None = None, normalized: bool = False):
+        self.limits = limits or Limits()
         if not normalized:
             from .normalize import normalize
 
-            mod = normalize(mod)
+            with self._deep_python():
+                mod = normalize(mod)
         self.mod = mod
-        self.limits = limits or Limits()
         self.trace = trace
         self.depth = 0
 
@@ -96,19 +100,26 @@ class Interpreter:
             raise RuntimeCheckError(f"the module has no function {entry!r} (functions: "
                                     f"{', '.join(self.mod.functions)})", None, check="entry",
                                     rule="EXEC-call-1")
-        # Each Relax call takes a few Python frames; make room for the configured call
-        # depth (EXEC-limit-2 is then reached before Python's own limit), and turn any
-        # RecursionError left into the same ResourceError.
-        previous = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(previous, 40 * self.limits.max_call_depth + 2000))
-        try:
+        with self._deep_python():
             if isinstance(func, tir.PrimFunc):
                 return self.call_prim_func(func, list(args), None)
             return self.call_function(func, list(args), None, name=entry)
+
+    @contextlib.contextmanager
+    def _deep_python(self):
+        """Each Relax call takes a few Python frames, and long expressions nest deeply
+        in normalization: make room for the configured call depth (EXEC-limit-2 is then
+        reached before Python's own limit), and turn any RecursionError left into the
+        same ResourceError."""
+        previous = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(previous, 40 * self.limits.max_call_depth + 2000))
+        try:
+            yield
         except RecursionError:
             self.depth = 0
-            raise ResourceError("evaluation nested too deeply for the interpreter (deep "
-                                "recursion or nesting)", None, rule="EXEC-limit-2") from None
+            raise ResourceError("the program nests too deeply for the interpreter (deep "
+                                "recursion or a very long expression)", None,
+                                rule="EXEC-limit-2") from None
         finally:
             sys.setrecursionlimit(previous)
 
@@ -249,6 +260,8 @@ class Interpreter:
                                         f"in relax_ref yet", e.span, check="unsupported",
                                         rule="EXEC-op-1")
             args = self.operands(e.args, frame)
+            if type(e.struct_info) is si.TensorStructInfo:
+                self.check_result_size(e.struct_info, frame, e.span, opdef.short_name)
             try:
                 result = opdef.compute(e.attrs, *args)
             except OpRuntimeError as err:
@@ -256,8 +269,20 @@ class Interpreter:
                                         check=err.check, rule=err.rule) from None
             except memory.MemoryCheckError as err:
                 raise _memory_error(err, e.span) from None
+            except MemoryError:
+                raise ResourceError(f"{opdef.short_name}: the result does not fit in memory",
+                                    e.span, rule="EXEC-limit-1") from None
+            except (TypeError, ValueError, OverflowError) as err:
+                raise _numpy_failure(opdef.short_name, err, args, e.span) from None
             # NumPy reduces 0-d results to scalars; a Relax tensor stays a tensor.
-            return np.asarray(result) if isinstance(result, np.generic) else result
+            if isinstance(result, np.generic):
+                return np.asarray(result)
+            if type(result) is np.ndarray and result.nbytes > self.limits.max_tensor_bytes:
+                raise ResourceError(f"{opdef.short_name}: the result {describe_value(result)} "
+                                    f"needs {result.nbytes} bytes, more than the limit of "
+                                    f"{self.limits.max_tensor_bytes}", e.span,
+                                    rule="EXEC-limit-1")
+            return result
         args = self.operands(e.args, frame)
         if isinstance(op, rx.GlobalVar):
             func = self.mod.functions.get(op.name_hint)
@@ -318,6 +343,20 @@ class Interpreter:
                 err.span = span
             raise
         return () if result is None else result
+
+    def check_result_size(self, sinfo: si.TensorStructInfo, frame: Frame, span,
+                          what: str) -> None:
+        """EXEC-limit-1 before an op runs: a result whose struct info gives its shape
+        (under the current symbolic values) and dtype must fit the limit. Results of
+        unknown size are checked once computed."""
+        nbytes = _planned_nbytes(sinfo, frame.syms if frame.parent is None
+                                 else frame.sym_env())
+        if nbytes is not None and nbytes > self.limits.max_tensor_bytes:
+            from relax_ref.semantics.normalize import print_sinfo
+
+            raise ResourceError(f"{what}: the result, {print_sinfo(sinfo)}, would need "
+                                f"{nbytes} bytes, more than the limit of "
+                                f"{self.limits.max_tensor_bytes}", span, rule="EXEC-limit-1")
 
     def alloc_output(self, sinfo: si.StructInfo, frame: Frame, span) -> np.ndarray:
         """A fresh, poisoned tensor for a DPS output (EXEC-dps-1)."""
@@ -397,30 +436,46 @@ def _eval_print(interp: Interpreter, e: rx.Call, frame: Frame):
     fmt = _format_operand(e, 0)
     values = [interp.expr(a, frame) for a in e.args[1:]]
     shown = [_show(v) for v in values]
-    if fmt:
-        try:
-            text = fmt.format(*shown)
-        except (IndexError, KeyError, ValueError):
-            text = fmt + " " + " ".join(shown)
-    else:
-        text = " ".join(shown)
+    text = _fill_format(fmt, shown) if fmt else None
+    if text is None:
+        text = " ".join([fmt] + shown if fmt else shown)
     print(text, file=sys.stdout)
     return ()
 
 
+def _fill_format(fmt: str, shown: list[str]) -> str | None:
+    """``fmt`` with its ``{}`` / ``{0}`` fields (and plain format specs) replaced by the
+    shown values; None when it has other fields. Attribute and index lookups
+    (``{0.x}``, ``{0[1]}``) and nested fields are refused: the format comes from the
+    program text, which must not reach into Python objects."""
+    try:
+        for _, field_name, spec, _ in string.Formatter().parse(fmt):
+            if field_name is None:
+                continue
+            if (field_name and not field_name.isdigit()) or (spec and "{" in spec):
+                return None
+        return fmt.format(*shown)
+    except (IndexError, KeyError, ValueError, TypeError):
+        return None
+
+
 def _eval_assert(interp: Interpreter, e: rx.Call, frame: Frame):
     cond = interp.expr(e.args[0], frame)
-    ok = bool(cond.value) if isinstance(cond, PrimScalar) else bool(np.asarray(cond))
+    if isinstance(cond, PrimScalar) and cond.dtype == BOOL:
+        ok = bool(cond.value)
+    elif isinstance(cond, np.ndarray) and cond.ndim == 0 and cond.dtype == np.bool_:
+        ok = bool(cond)
+    else:
+        raise RuntimeCheckError(f"the condition of R.assert_op must be a bool scalar, found "
+                                f"{describe_value(cond)}", e.span, check="struct_info",
+                                rule="EXEC-assert-1")
     if not ok:
         fmt = _format_operand(e, 1) or "Assertion failed"
         rest = []
         for a in e.args[2:]:
             v = interp.expr(a, frame)
             rest.extend(v if isinstance(v, tuple) else [v])  # the format args are a tuple
-        try:
-            message = str(fmt).format(*[_show(v) for v in rest])
-        except (IndexError, KeyError, ValueError):
-            message = str(fmt)
+        message = _fill_format(str(fmt), [_show(v) for v in rest]) or str(fmt)
         raise RuntimeCheckError(message, e.span, check="assert", rule="EXEC-assert-1")
     return ()
 
@@ -450,9 +505,9 @@ def _eval_alloc_storage(interp: Interpreter, e: rx.Call, frame: Frame):
     dtype = interp.expr(e.args[3], frame).dtype if len(e.args) > 3 else None
     if e.op.name == "relax.vm.alloc_storage" and len(e.args) > 2:
         dtype = interp.expr(e.args[2], frame).dtype
-    itemsize = numpy_dtype(dtype).itemsize if dtype is not None and not dtype.is_void else 1
     try:
-        return memory.alloc_storage(nbytes_count * itemsize, "global",
+        size = memory.itemsize(dtype) if dtype is not None and not dtype.is_void else 1
+        return memory.alloc_storage(nbytes_count * size, "global",
                                     interp.limits.max_tensor_bytes)
     except memory.MemoryCheckError as err:
         raise _memory_error(err, e.span) from None
@@ -517,6 +572,22 @@ _STRUCTURAL: dict[str, Callable] = {
 }
 
 
+# NumPy's words for an array it cannot make: a size rather than a program error.
+_NUMPY_SIZE_ERRORS = ("array is too big", "Maximum allowed dimension", "Maximum allowed size")
+
+
+def _numpy_failure(name: str, err: Exception, args: list, span) -> RelaxError:
+    """An op's NumPy computation failed with a Python error (a dtype without NumPy
+    loops, an absurd size): reported as the op's failure on these operands."""
+    text = str(err)
+    if any(words in text for words in _NUMPY_SIZE_ERRORS):
+        return ResourceError(f"{name}: the result is too large for any array ({text})", span,
+                             rule="EXEC-limit-1")
+    operands = ", ".join(describe_value(a) for a in args)
+    return RuntimeCheckError(f"{name} cannot be computed on {operands}: {text}", span,
+                             check="unsupported", rule="EXEC-op-1")
+
+
 def _memory_error(err: memory.MemoryCheckError, span) -> RelaxError:
     if err.check == "resource":
         return ResourceError(err.message, span, rule=err.rule)
@@ -545,6 +616,10 @@ def eval_dim(e: P.PrimExpr, env: dict, span) -> int:
     if value < 0:
         raise RuntimeCheckError(f"the dimension {_pe(e)} evaluates to {value}, which is negative",
                                 span, check="shape_mismatch", rule="EXEC-sym-1")
+    if value > memory.INT64_MAX:
+        raise RuntimeCheckError(f"the dimension {_pe(e)} evaluates to {value}, beyond the "
+                                f"int64 range of shapes", span, check="shape_mismatch",
+                                rule="EXEC-sym-1")
     return value
 
 
@@ -642,9 +717,9 @@ def check_value(value, sinfo: si.StructInfo, env: dict, *, check: str, rule: str
 
 
 # A tensor's check, planned once per struct info: the NumPy dtype it needs (None: any),
-# per dimension an int, a Var or an expression, and whether every dimension is an int
-# (the shape is then compared as one tuple). By id, with the struct info kept (which
-# keeps the id from being reused).
+# per dimension an int, a Var or an expression, whether every dimension is an int (the
+# shape is then compared as one tuple), and then its size in bytes (None otherwise). By
+# id, with the struct info kept (which keeps the id from being reused).
 _TENSOR_PLANS: dict[int, tuple] = {}
 
 
@@ -660,8 +735,33 @@ def _tensor_plan(sinfo: si.TensorStructInfo) -> tuple:
         dims = None if sinfo.shape is None else tuple(
             d.value if type(d) is P.IntImm and d.dtype.is_int else d for d in sinfo.shape)
         static = dims is not None and all(type(d) is int for d in dims)
-        entry = _TENSOR_PLANS[id(sinfo)] = (sinfo, want, dims, static)
+        nbytes = math.prod(dims) * want.itemsize if static and want else None
+        entry = _TENSOR_PLANS[id(sinfo)] = (sinfo, want, dims, static, nbytes)
     return entry
+
+
+def _planned_nbytes(sinfo: si.TensorStructInfo, env: dict) -> int | None:
+    """The bytes of a tensor of struct info ``sinfo`` under ``env``; None when the
+    shape or dtype is unknown or a dimension cannot be evaluated."""
+    entry = _TENSOR_PLANS.get(id(sinfo))
+    if entry is None or entry[0] is not sinfo:
+        entry = _tensor_plan(sinfo)
+    _, want, dims, static, nbytes = entry
+    if static or not want or dims is None:
+        return nbytes
+    count = want.itemsize
+    for d in dims:
+        if type(d) is int:
+            count *= d
+        else:
+            n = env.get(d) if type(d) is P.Var else None
+            if n is None:
+                try:
+                    n = evaluate_int(d, env)
+                except EvaluationError:
+                    return None
+            count *= n
+    return count
 
 
 def _conforms(value, sinfo: si.StructInfo, env: dict) -> bool:
@@ -685,7 +785,7 @@ def _tensor_conforms(value, sinfo: si.TensorStructInfo, env: dict) -> bool:
     entry = _TENSOR_PLANS.get(id(sinfo))
     if entry is None or entry[0] is not sinfo:
         entry = _tensor_plan(sinfo)
-    _, want, dims, static = entry
+    _, want, dims, static, _ = entry
     dtype = value.dtype
     if want is False or (want is not None and dtype is not want and dtype != want):
         return False
@@ -732,6 +832,8 @@ def _mismatch(value, sinfo: si.StructInfo, env: dict) -> str | None:
     if isinstance(sinfo, si.ShapeStructInfo):
         if not isinstance(value, ShapeValue):
             return "not a shape"
+        if any(d < 0 for d in value.dims):
+            return "a shape's dimensions are never negative"
         if sinfo.ndim >= 0 and len(value) != sinfo.ndim:
             return f"{len(value)} dimensions, not {sinfo.ndim}"
         if sinfo.values is not None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from relax_ref.ir.dtype import DataType
+from relax_ref.ir.dtype import DataType, DTypeError
 from relax_ref.ir.numpy_dtype import numpy_dtype
 
 POISON_BYTE = 0xFF
@@ -55,20 +55,38 @@ def poison_array(shape: tuple[int, ...], dtype: DataType) -> np.ndarray:
     return raw.view(np_dtype).reshape(shape)
 
 
+INT64_MAX = 2**63 - 1
+
+
+def itemsize(dtype: DataType) -> int:
+    """The bytes of one element of ``dtype``; a MemoryCheckError for a type no tensor
+    can hold (vector lanes, handles, void)."""
+    try:
+        return numpy_dtype(dtype).itemsize
+    except DTypeError as err:
+        raise MemoryCheckError("dtype_mismatch", f"no tensor can hold elements of type "
+                               f"{dtype}: {err}", rule="EXEC-mem-alloc-1") from None
+
+
 def check_size(shape: tuple[int, ...], dtype: DataType, max_bytes: int) -> int:
-    """The byte size of a tensor, or a MemoryCheckError for negative or absurd sizes."""
+    """The byte size of a tensor, or a MemoryCheckError for negative or absurd sizes
+    (a dimension beyond int64, or a size beyond the limit; a zero dimension does not
+    excuse absurd others, which no array can have)."""
     for d in shape:
         if d < 0:
             raise MemoryCheckError("shape_mismatch", f"negative dimension in shape {list(shape)}",
                                    rule="EXEC-mem-alloc-1")
-    count = 1
+    size = itemsize(dtype)
+    count, nonzero = 1, size
     for d in shape:
         count *= d
-    nbytes = count * numpy_dtype(dtype).itemsize
-    if nbytes > max_bytes:
+        nonzero *= max(d, 1)
+    nbytes = count * size
+    if nbytes > max_bytes or nonzero > INT64_MAX:
         raise MemoryCheckError("resource", f"a tensor of shape {list(shape)} and dtype {dtype} "
-                               f"needs {nbytes} bytes, more than the limit of {max_bytes}",
-                               rule="EXEC-limit-1")
+                               f"needs {nbytes} bytes, more than the limit of {max_bytes}"
+                               if nbytes > max_bytes else f"shape {list(shape)} is too large "
+                               f"for any array", rule="EXEC-limit-1")
     return nbytes
 
 
@@ -96,7 +114,7 @@ def view_tensor(storage: Storage, offset: int, shape: tuple[int, ...], dtype: Da
         raise MemoryCheckError("out_of_bounds", f"a tensor of {nbytes} bytes at offset {offset} "
                                f"does not fit in a storage of {storage.nbytes} bytes",
                                rule="EXEC-mem-view-1")
-    np_dtype = numpy_dtype(dtype)
+    np_dtype = numpy_dtype(dtype)  # check_size made sure it has one
     if offset % np_dtype.itemsize:
         raise MemoryCheckError("out_of_bounds", f"offset {offset} is not aligned to the "
                                f"{np_dtype.itemsize}-byte elements of {dtype}",

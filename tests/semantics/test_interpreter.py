@@ -221,6 +221,110 @@ class Module:
         _run(text)
 
 
+def _main(params: str, body: str, *, pure: bool = True) -> str:
+    """A module whose main takes ``params`` and runs the indented ``body`` lines."""
+    lines = "\n".join("        " + line for line in body.strip().splitlines())
+    decorator = "@R.function" if pure else "@R.function(pure=False)"
+    return f'''
+n = TypeVar("n")
+@I.ir_module
+class Module:
+    {decorator}
+    def main({params}):
+{lines}
+'''
+
+
+@pytest.mark.parametrize("body", [
+    'y = R.ones(R.shape([100000, 100000]), "float32")\nreturn y',  # a static result
+    'y = R.ones(R.shape([n, n]), "float32")\nreturn y',  # sized by the symbolic n
+])
+def test_op_results_are_checked_against_the_limit_before_they_are_made(body):
+    """EXEC-limit-1: the result's struct info gives its size before the op runs."""
+    text = _main("x: R.Tensor((n,), dtype=\"float32\")", body)
+    with pytest.raises(ResourceError) as info:
+        _run(text, np.zeros(100000, F32), limits=Limits(max_tensor_bytes=10**9))
+    assert "40000000000 bytes" in info.value.message and info.value.rule == "EXEC-limit-1"
+
+
+def test_op_results_of_unknown_shape_are_checked_once_made():
+    text = _main("x: R.Tensor(dtype=\"float32\", ndim=1), s: R.Shape(ndim=2)",
+                 "y = R.broadcast_to(x, s)\nreturn y")
+    with pytest.raises(ResourceError):
+        _run(text, np.zeros(1000, F32), ShapeValue((1000, 1000)),
+             limits=Limits(max_tensor_bytes=10**6))
+
+
+def test_dimensions_beyond_int64_are_refused():
+    text = _main("x: R.Tensor((n,), dtype=\"float32\")",
+                 'y = R.zeros(R.shape([n * n * n * n, 0]), "float32")\nreturn y')
+    with pytest.raises(RuntimeCheckError) as info:
+        _run(text, np.zeros(65536, F32))
+    assert info.value.check == "shape_mismatch" and "int64" in info.value.message
+    text = _main("", 'a = R.builtin.alloc_tensor(R.shape([0, 4611686018427387904, 4]), '
+                     'R.dtype("float32"), 0)\nreturn a', pure=False)
+    with pytest.raises(ResourceError):
+        _run(text)
+
+
+@pytest.mark.parametrize("dtype", ["float32x4", "handle"])
+def test_memory_of_a_type_no_tensor_holds_is_refused(dtype):
+    text = _main("", f'''
+s = R.memory.alloc_storage(R.shape([64]), 0, R.str("global"), R.dtype("uint8"))
+a = R.memory.alloc_tensor(s, 0, R.shape([2]), R.dtype("{dtype}"), 0)
+return a''', pure=False)
+    with pytest.raises(RuntimeCheckError) as info:
+        _run(text)
+    assert info.value.check == "dtype_mismatch" and dtype in info.value.message
+
+
+@pytest.mark.parametrize("body, args, words", [
+    ("y = R.bitwise_and(x, x)\nreturn y", [np.ones(3, F32)], "R.bitwise_and"),
+    ("y = R.power(x, x)\nreturn y", [np.array([2, -1, 3], np.int32)], "R.power"),
+])
+def test_ops_numpy_cannot_compute_are_unsupported_checks(body, args, words):
+    """EXEC-op-1: a dtype NumPy has no loop for is reported, not a Python error."""
+    text = _main(f"x: R.Tensor((3,), dtype=\"{args[0].dtype}\")", body)
+    with pytest.raises(RuntimeCheckError) as info:
+        _run(text, *args)
+    assert info.value.check == "unsupported" and words in info.value.message
+
+
+def test_assert_needs_a_bool_scalar():
+    text = _main("c: R.Tensor((3,), dtype=\"bool\")",
+                 '_ = R.assert_op(c, format="hi")\nreturn c', pure=False)
+    with pytest.raises(RuntimeCheckError) as info:
+        _run(text, np.ones(3, bool))
+    assert info.value.check == "struct_info" and info.value.rule == "EXEC-assert-1"
+
+
+def test_formats_fill_positions_only(capsys):
+    text = _main("x: R.Tensor((2,), dtype=\"float32\")", '''
+_1 = R.print(x, format="x={0:>12}|")
+_2 = R.print(x, format="{0.__class__}")
+return x''', pure=False)
+    _run(text, np.array([1, 2], F32))
+    first, second = capsys.readouterr().out.splitlines()
+    assert first == "x=     [1. 2.]|"
+    assert second == "{0.__class__} [1. 2.]"  # no attribute lookups from program text
+
+
+def test_negative_shape_values_are_refused():
+    text = _main('s: R.Shape(["a", "b"])', 'y = R.zeros(s, "float32")\nreturn y')
+    with pytest.raises(RuntimeCheckError) as info:
+        _run(text, ShapeValue((-1, 3)))
+    assert info.value.check == "signature" and "negative" in info.value.message
+
+
+def test_long_shape_expressions_run():
+    """A 1000-term sum nests 1000 deep; normalization gets the room the call depth
+    limit gives (EXEC-limit-2) instead of Python's default."""
+    terms = " + ".join(["n"] * 1000)
+    text = _main("x: R.Tensor((n,), dtype=\"float32\")",
+                 f"y = R.reshape(x, R.shape([{terms} - 999 * n]))\nreturn y")
+    assert _run(text, np.zeros(3, F32)).shape == (3,)
+
+
 def test_user_registered_packed_function():
     @register_packed("test.scale_by", override=True)
     def scale_by(x, factor):
