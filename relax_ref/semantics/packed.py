@@ -17,7 +17,7 @@ from typing import Callable
 
 import numpy as np
 
-from .values import PrimScalar, ShapeValue
+from .values import PrimScalar, ShapeValue, describe_value
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,13 @@ def _null():
 
 @register_packed("vm.builtin.tuple_getitem")
 def _tuple_getitem(t: tuple, i: PrimScalar):
-    return t[int(i.value)]
+    index = i.value if isinstance(i, PrimScalar) else i
+    if not isinstance(t, tuple) or isinstance(index, bool) \
+            or not isinstance(index, (int, np.integer)) \
+            or not 0 <= index < len(t):
+        raise ValueError(f"needs a tuple and an integer index within it, found "
+                         f"{describe_value(t)} and {describe_value(i)}")
+    return t[index]
 
 
 @register_packed("vm.builtin.make_tuple")

@@ -325,6 +325,20 @@ def test_long_shape_expressions_run():
     assert _run(text, np.zeros(3, F32)).shape == (3,)
 
 
+@pytest.mark.parametrize("index", ["R.prim_value(-1)", "R.prim_value(2)",
+                                   'R.prim_value(T.float32(0.5))'])
+def test_tuple_getitem_builtin_needs_an_index_within_the_tuple(index):
+    text = _main("x: R.Tensor((2,), dtype=\"float32\")", f'''
+t = (x, x)
+y = R.call_pure_packed("vm.builtin.tuple_getitem", t, {index}, sinfo_args=(R.Tensor((2,), dtype="float32"),))
+return y''')
+    with pytest.raises(RuntimeCheckError) as info:
+        _run(text, np.zeros(2, F32))
+    assert info.value.check == "packed" and "integer index" in info.value.message
+    ok = text.replace(index, "R.prim_value(1)")
+    assert _run(ok, np.ones(2, F32)).tolist() == [1, 1]
+
+
 def test_user_registered_packed_function():
     @register_packed("test.scale_by", override=True)
     def scale_by(x, factor):
