@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from relax_ref.semantics.errors import RelaxError
+from relax_ref.semantics.errors import RelaxError, ResourceError
 
 
 class CLIError(Exception):
@@ -73,26 +73,37 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _sym_values(specs: list[str]) -> dict[str, int]:
+    from relax_ref.semantics.inputs import INT64_MAX, INT64_MIN
+
     out = {}
     for spec in specs or []:
         name, sep, value = spec.partition("=")
         if not sep:
             raise CLIError(f"--sym takes NAME=INT, got {spec!r}")
+        name = name.strip()
+        if name in out:
+            raise CLIError(f"--sym {name} is given twice")
         try:
-            out[name.strip()] = int(value)
+            out[name] = int(value)
         except ValueError:
             raise CLIError(f"--sym {name}: {value!r} is not an integer") from None
+        # Symbolic variables are int64 (TVM's shape type).
+        if not INT64_MIN <= out[name] <= INT64_MAX:
+            raise CLIError(f"--sym {name}: {value} is outside the int64 range")
     return out
 
 
-def _arg_value(spec: str, sinfo, env, rng):
-    from relax_ref.semantics.inputs import random_tensor, value_from_array
+def _arg_value(spec: str, sinfo, env, rng, max_bytes: int):
+    from relax_ref.semantics.inputs import InputError, random_tensor, value_from_array
     from relax_ref.ir.dtype import parse_dtype, DTypeError
 
     if spec.startswith("random:"):
         parts = spec.split(":")
         if len(parts) != 3:
             raise CLIError(f"random arguments are random:3x4:float32, got {spec!r}")
+        if not parts[2]:
+            raise CLIError(f"bad random argument {spec!r}: the dtype is missing "
+                           f"(e.g. random:3x4:float32)")
         try:
             shape = tuple(int(d) for d in parts[1].split("x")) if parts[1] else ()
             dtype = parse_dtype(parts[2])
@@ -100,51 +111,85 @@ def _arg_value(spec: str, sinfo, env, rng):
             raise CLIError(f"bad random argument {spec!r}: {err}") from None
         if any(d < 0 for d in shape):
             raise CLIError(f"bad random argument {spec!r}: a dimension is negative")
-        return random_tensor(shape, dtype, rng)
+        try:
+            return random_tensor(shape, dtype, rng, max_bytes=max_bytes, what=repr(spec))
+        except InputError as err:
+            raise CLIError(f"bad random argument {err}") from None
     if spec.endswith(".npy"):
         try:
             arr = np.load(spec, allow_pickle=False)
         except (OSError, ValueError, EOFError) as err:
             raise CLIError(f"cannot load {spec}: {err}") from None
-        return value_from_array(arr, sinfo, spec)
+        try:
+            return value_from_array(arr, sinfo, spec)
+        except InputError as err:
+            raise CLIError(str(err)) from None
     try:
         number = float(spec) if any(c in spec for c in ".eE") else int(spec)
     except ValueError:
         raise CLIError(f"cannot read the argument {spec!r} (a .npy file, random:SHAPE:DTYPE "
                        f"or a number)") from None
-    from relax_ref.ir import struct_info as si
+    # value_from_array checks the number against the parameter (2.0 is a fine int64).
+    try:
+        return value_from_array(np.asarray(number), sinfo, spec)
+    except InputError as err:
+        raise CLIError(str(err)) from None
 
-    if (isinstance(number, float) and isinstance(sinfo, si.PrimStructInfo)
-            and not sinfo.dtype.is_float):
-        raise CLIError(f"{spec!r} is not a whole number, and the parameter is {sinfo.dtype}")
-    return value_from_array(np.asarray(number), sinfo, spec)
+
+def _load_npz_arguments(path: str) -> list[np.ndarray]:
+    """The arrays in_0, in_1, ... of ``path``; ``in_K__dtype`` (written by --out as
+    ``out_K__dtype``) names the dtype whose bits ``in_K`` holds."""
+    from relax_ref.semantics.inputs import InputError, from_stored_form
+
+    try:
+        data = np.load(path, allow_pickle=False)
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise CLIError(f"{path} is not an .npz archive")
+        with data:
+            files = set(data.files)
+            keys = [k for k in files if k.startswith("in_") and not k.endswith("__dtype")]
+            expected = [f"in_{i}" for i in range(len(keys))]
+            if sorted(keys) != sorted(expected):
+                raise CLIError(f"{path}: the inputs must be named {', '.join(expected[:3])}"
+                               f"{', ...' if len(keys) > 3 else ''} without gaps; found "
+                               f"{', '.join(sorted(keys))}")
+            arrays = []
+            for k in expected:
+                arr = data[k]
+                if k + "__dtype" in files:
+                    name = data[k + "__dtype"]
+                    if name.dtype.kind != "U" or name.ndim != 0:
+                        raise CLIError(f"{path}: {k}__dtype must be a 0-d string array, "
+                                       f"found {name.dtype} of shape {name.shape}")
+                    arr = from_stored_form(arr, name.item(), f"{path}: {k}")
+                arrays.append(arr)
+            orphans = sorted(k for k in files if k.endswith("__dtype")
+                             and k.startswith("in_") and k[:-len("__dtype")] not in files)
+            if orphans:
+                raise CLIError(f"{path}: {orphans[0]} has no array "
+                               f"{orphans[0][:-len('__dtype')]} beside it")
+            return arrays
+    except InputError as err:
+        raise CLIError(str(err)) from None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as err:
+        raise CLIError(f"cannot load {path}: {err}") from None
 
 
-def _build_arguments(func, args: argparse.Namespace):
+def _build_arguments(func, args: argparse.Namespace, max_bytes: int):
     from relax_ref.ir import prim_expr as PE
     from relax_ref.ir import struct_info as si
     from relax_ref.semantics.inputs import (
         InputError, arguments_from_arrays, random_value, symbols_needed,
     )
 
+    if args.seed < 0:  # NumPy's generators take only non-negative seeds
+        raise CLIError(f"--seed takes a non-negative integer, got {args.seed}")
     rng = np.random.default_rng(args.seed)
     sym = _sym_values(args.sym)
     if args.args:
         if args.arg:
             raise CLIError("give the arguments either with --args or with --arg, not both")
-        try:
-            data = np.load(args.args, allow_pickle=False)
-            if not isinstance(data, np.lib.npyio.NpzFile):
-                raise CLIError(f"{args.args} is not an .npz archive")
-            keys = [k for k in data.files if k.startswith("in_")]
-            expected = [f"in_{i}" for i in range(len(keys))]
-            if sorted(keys) != sorted(expected):
-                raise CLIError(f"{args.args}: the inputs must be named {', '.join(expected[:3])}"
-                               f"{', ...' if len(keys) > 3 else ''} without gaps; found "
-                               f"{', '.join(sorted(keys))}")
-            arrays = [data[k] for k in expected]
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as err:
-            raise CLIError(f"cannot load {args.args}: {err}") from None
+        arrays = _load_npz_arguments(args.args)
         try:
             return arguments_from_arrays(func, arrays)
         except InputError as err:
@@ -154,7 +199,10 @@ def _build_arguments(func, args: argparse.Namespace):
         name, sep, value = spec.partition("=")
         if not sep:
             raise CLIError(f"--arg takes NAME=VALUE, got {spec!r}")
-        given[name.strip()] = value
+        name = name.strip()
+        if name in given:
+            raise CLIError(f"--arg {name} is given twice")
+        given[name] = value
     names = [p.name_hint for p in func.params]
     for name in given:
         if name not in names:
@@ -173,9 +221,13 @@ def _build_arguments(func, args: argparse.Namespace):
     for p in func.params:
         if p.name_hint in given:
             try:
-                values.append(_arg_value(given[p.name_hint], p.struct_info, env, rng))
+                values.append(_arg_value(given[p.name_hint], p.struct_info, env, rng,
+                                         max_bytes))
             except CLIError as err:
                 raise CLIError(f"--arg {p.name_hint}: {err}") from None
+            except ResourceError as err:  # a random: tensor over the size limit
+                raise ResourceError(f"--arg {p.name_hint}: {err.message}",
+                                    rule=err.rule) from None
         else:
             prim = p.struct_info
             if (isinstance(prim, si.PrimStructInfo) and isinstance(prim.value, PE.Var)
@@ -185,7 +237,8 @@ def _build_arguments(func, args: argparse.Namespace):
                     hint += f" or --sym {prim.value.name}=INT"
                 raise CLIError(f"{p.name_hint}: the scalar parameter needs a value ({hint})")
             try:
-                values.append(random_value(p.struct_info, env, rng, what=p.name_hint))
+                values.append(random_value(p.struct_info, env, rng, what=p.name_hint,
+                                           max_bytes=max_bytes))
             except InputError as err:
                 raise CLIError(str(err)) from None
     return values
@@ -215,9 +268,62 @@ def _summary(value) -> str:
     return describe_value(value)
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    from relax_ref.semantics.interpreter import Interpreter, Limits, flatten_values
+def _leaves(value, sinfo) -> list:
+    """The results in the out_0, out_1, ... order: tuples flattened depth-first. The
+    interpreter holds R.null_value() as an empty tuple; where the annotation says the
+    value is not a tuple, it is a result of its own (None), not nothing."""
+    from relax_ref.ir import struct_info as si
 
+    if not isinstance(value, tuple):
+        return [value]
+    if not value and sinfo is not None and not isinstance(sinfo, si.TupleStructInfo):
+        return [None]
+    fields = [None] * len(value)
+    if isinstance(sinfo, si.TupleStructInfo) and len(sinfo.fields) == len(value):
+        fields = sinfo.fields
+    return [leaf for v, f in zip(value, fields) for leaf in _leaves(v, f)]
+
+
+def _saved_arrays(outs: list) -> dict[str, np.ndarray]:
+    """The arrays --out writes: out_K per result; a result of an ml_dtypes type (bfloat16,
+    float8, int4, ...) as its raw bits, with its TVM dtype name in out_K__dtype."""
+    from relax_ref.ir.dtype import DTypeError
+    from relax_ref.ir.numpy_dtype import numpy_dtype
+    from relax_ref.semantics.inputs import stored_form
+    from relax_ref.semantics.values import (
+        DTypeValue, PrimScalar, ShapeValue, StringValue, describe_value,
+    )
+
+    arrays = {}
+    for i, v in enumerate(outs):
+        key = f"out_{i}"
+        if isinstance(v, PrimScalar):
+            try:
+                # Keep the scalar's own dtype (a float32 Prim is not saved as float64).
+                v = np.asarray(v.value, dtype=numpy_dtype(v.dtype))
+            except DTypeError as err:
+                raise CLIError(f"--out: cannot save {key}: {err}") from None
+        elif isinstance(v, ShapeValue):
+            v = np.asarray(v.dims, dtype=np.int64)
+        elif isinstance(v, StringValue):
+            v = np.asarray(v.value, dtype=np.str_)
+        elif isinstance(v, DTypeValue):
+            v = np.asarray(str(v.dtype), dtype=np.str_)
+        if not isinstance(v, np.ndarray) or v.dtype.hasobject:  # np.savez would pickle
+            what = "R.null_value()" if v is None else describe_value(v)
+            raise CLIError(f"--out: {key} is {what}, which is not data; --out saves tensors, "
+                           f"shapes, scalars, strings and dtypes")
+        arrays[key], dtype_name = stored_form(v)
+        if dtype_name is not None:
+            arrays[key + "__dtype"] = np.asarray(dtype_name, dtype=np.str_)
+    return arrays
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from relax_ref.semantics.interpreter import Interpreter, Limits
+
+    if args.out == "":
+        raise CLIError("--out needs a file name")
     mod = _parse_file(args.file)
     trace = None
     if args.trace:
@@ -232,26 +338,17 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     if not isinstance(func, rx.Function):
         raise CLIError(f"{args.entry!r} is a prim_func; run a Relax function")
-    values = _build_arguments(func, args)
+    values = _build_arguments(func, args, interp.limits.max_tensor_bytes)
     result = interp.run(args.entry, values)
-    outs = flatten_values(result)
+    ret = func.ret_struct_info or getattr(func.body, "struct_info", None)
+    outs = _leaves(result, ret)
     for i, v in enumerate(outs):
-        print(f"out_{i}: {_summary(v)}")
+        print(f"out_{i}: {'R.null_value()' if v is None else _summary(v)}")
         if isinstance(v, np.ndarray) and v.size:
             print("  " + np.array2string(v.reshape(-1)[:8], precision=5, separator=", ")
                   + (" ..." if v.size > 8 else ""))
-    if args.out:
-        from relax_ref.ir.numpy_dtype import numpy_dtype
-        from relax_ref.semantics.values import PrimScalar, ShapeValue
-
-        arrays = {}
-        for i, v in enumerate(outs):
-            if isinstance(v, PrimScalar):
-                # Keep the scalar's own dtype (a float32 Prim is not saved as float64).
-                v = np.asarray(v.value, dtype=numpy_dtype(v.dtype))
-            elif isinstance(v, ShapeValue):
-                v = np.asarray(v.dims, dtype=np.int64)
-            arrays[f"out_{i}"] = v
+    if args.out is not None:
+        arrays = _saved_arrays(outs)  # every check before the file is opened
         try:
             with open(args.out, "wb") as f:
                 np.savez(f, **arrays)
@@ -358,7 +455,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sym", action="append", metavar="NAME=INT",
                    help="the value of a symbolic variable for random arguments")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", metavar="OUT.npz", help="save results as out_0, out_1, ...")
+    p.add_argument("--out", metavar="OUT.npz",
+                   help="save results as out_0, out_1, ... (tuples flattened depth-first)")
     p.add_argument("--trace", action="store_true", help="print every binding's value summary")
     p.add_argument("--tir-mode", default="auto",
                    choices=("auto", "ordered", "vectorized", "scalar"),

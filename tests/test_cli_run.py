@@ -579,3 +579,281 @@ def test_a_closed_pipe_is_not_a_traceback(monkeypatch, capsys):
     rc = main(["run", str(REPO / "examples" / "mlp.py"), "--sym", "b=2"])
     assert rc == 1
     assert "Traceback" not in capsys.readouterr().err
+
+
+# -- sizes, dtypes and values of given arguments ---------------------------------------------
+
+MLP = REPO / "examples" / "mlp.py"
+
+
+@pytest.mark.parametrize("argv,fragments", [
+    (["--arg", "x=random:100000x100000:float32"],
+     ["--arg x", "40000000000 bytes", "EXEC-limit-1"]),
+    # 3037000500 x 16 x 4 bytes: x from its annotation is over the limit too.
+    (["--sym", "b=3037000500"], ["x:", "194368032000 bytes", "EXEC-limit-1"]),
+], ids=["random-spec", "sym"])
+def test_random_arguments_over_the_size_limit(capsys, argv, fragments):
+    # Checked before anything is allocated: NumPy would fail (or the process be killed).
+    rc, _, err = run_cli(capsys, MLP, *argv)
+    assert_failed(rc, err, *fragments)
+    assert rc == 1  # a ResourceError, like any tensor over the limit
+
+
+@pytest.mark.parametrize("argv,fragments", [
+    (["--arg", "x=random:99999999999999999999x16:float32"], ["--arg x", "int64"]),
+    (["--arg", "x=random:0x99999999999999999999:float32"], ["--arg x", "int64"]),
+    (["--arg", "x=random:0x4611686018427387904x4:float32"], ["4611686018427387904"]),
+    (["--sym", "b=99999999999999999999"], ["--sym b", "int64"]),
+    (["--sym", "b=-99999999999999999999"], ["--sym b", "int64"]),
+], ids=["dim", "dim-beside-zero", "product-beside-zero", "sym", "sym-negative"])
+def test_sizes_beyond_int64(capsys, argv, fragments):
+    rc, _, err = run_cli(capsys, MLP, *argv)
+    assert_failed(rc, err, *fragments)
+
+
+@pytest.mark.parametrize("spec,fragments", [
+    ("random:2x16:", ["dtype is missing"]),
+    ("random:2x16:handle", ["'handle'"]),
+    ("random:2x16:void", ["'void'"]),
+    ("random:2x16:float32x4", ["float32x4", "vector"]),
+], ids=["empty", "handle", "void", "vector"])
+def test_random_dtype_without_a_numpy_type(capsys, spec, fragments):
+    rc, _, err = run_cli(capsys, MLP, "--arg", f"x={spec}")
+    assert_failed(rc, err, "--arg x", *fragments)
+
+
+@pytest.mark.parametrize("value,fragments", [
+    (np.array(np.nan), ["whole number", "nan"]),
+    (np.array(np.inf), ["whole number", "inf"]),
+    (np.array(2.5), ["whole number", "2.5"]),
+    (np.array(2.0 ** 70), ["int64", "1180591620717411303424"]),
+    (np.array("3"), ["expected numbers", "<U1"]),
+    (np.array([3]), ["0-d"]),
+], ids=["nan", "inf", "fraction", "beyond-int64", "string", "1-d"])
+def test_bad_npy_for_an_integer_prim(samples, tmp_path, capsys, value, fragments):
+    np.save(tmp_path / "k.npy", value)
+    rc, _, err = run_cli(capsys, samples / "recursion.py", "--arg", f"k={tmp_path / 'k.npy'}")
+    assert_failed(rc, err, "--arg k", "k.npy", *fragments)
+
+
+def test_whole_float_npy_for_an_integer_prim(samples, tmp_path, capsys):
+    x = np.array([1.0, 2.0, -3.0], dtype=np.float32)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "k.npy", np.array(2.0))
+    rc, _, err = run_cli(capsys, samples / "recursion.py", "--arg", f"x={tmp_path / 'x.npy'}",
+                         "--arg", f"k={tmp_path / 'k.npy'}", "--out", tmp_path / "o.npz")
+    assert rc == 0, err
+    assert_matches(load_outputs(tmp_path / "o.npz")[0], x * 4)
+
+
+def test_whole_number_with_a_point_for_an_integer_prim(samples, tmp_path, capsys):
+    # 2.0 is the integer 2, as a 0-d float .npy holding 2.0 is.
+    x = np.array([1.0, 2.0, -3.0], dtype=np.float32)
+    np.save(tmp_path / "x.npy", x)
+    rc, _, err = run_cli(capsys, samples / "recursion.py", "--arg", f"x={tmp_path / 'x.npy'}",
+                         "--arg", "k=2.0", "--out", tmp_path / "o.npz")
+    assert rc == 0, err
+    assert_matches(load_outputs(tmp_path / "o.npz")[0], x * 4)
+
+
+@pytest.mark.parametrize("argv,fragments", [
+    (["--arg", "x=1" + "0" * 400, "--arg", "y=1"], ["--arg x", "too large for float32"]),
+    (["--arg", "x=1.5", "--arg", "y=2"], ["--arg y", "bool in [0, 1]", "found 2"]),
+], ids=["float-overflow", "bool-2"])
+def test_numbers_out_of_a_prims_range(tmp_path, capsys, argv, fragments):
+    mod = write(tmp_path, "p.py", SHAPE_AND_PRIMS)
+    rc, _, err = run_cli(capsys, mod, "--entry", "prims", *argv)
+    assert_failed(rc, err, *fragments)
+
+
+@pytest.mark.parametrize("spec,fragments", [
+    ("99999999999999999999", ["int64", "99999999999999999999"]),
+    ("-99999999999999999999", ["int64", "-99999999999999999999"]),
+], ids=["above", "below"])
+def test_number_beyond_an_integer_prims_range(samples, capsys, spec, fragments):
+    # It used to be wrapped around and reported as a mismatch with another value.
+    rc, _, err = run_cli(capsys, samples / "recursion.py", "--arg", f"k={spec}")
+    assert_failed(rc, err, "--arg k", *fragments)
+
+
+@pytest.mark.parametrize("value,fragments", [
+    (np.array([np.nan, 3.0]), ["dimension 0", "whole number", "nan"]),
+    (np.array([2.5, 3.0]), ["dimension 0", "whole number", "2.5"]),
+    (np.array([2, -3]), ["dimension 1", "[0, 9223372036854775807]", "-3"]),
+    (np.zeros((1, 2), np.int64), ["1-d", "(1, 2)"]),
+], ids=["nan", "fraction", "negative", "2-d"])
+def test_bad_npy_for_a_shape(tmp_path, capsys, value, fragments):
+    mod = write(tmp_path, "s.py", SHAPE_AND_PRIMS)
+    np.save(tmp_path / "s.npy", value)
+    rc, out, err = run_cli(capsys, mod, "--entry", "two_dims", "--arg", f"s={tmp_path / 's.npy'}")
+    assert_failed(rc, err, "--arg s", "s.npy", *fragments)
+    assert out == ""
+
+
+def test_whole_float_npy_for_a_shape(tmp_path, capsys):
+    mod = write(tmp_path, "s.py", SHAPE_AND_PRIMS)
+    np.save(tmp_path / "s.npy", np.array([2.0, 3.0]))
+    rc, out, err = run_cli(capsys, mod, "--entry", "two_dims", "--arg", f"s={tmp_path / 's.npy'}")
+    assert rc == 0, err
+    assert "Shape([2, 3])" in out
+
+
+def test_bad_shape_in_npz(tmp_path, capsys):
+    mod = write(tmp_path, "s.py", SHAPE_AND_PRIMS)
+    np.savez(tmp_path / "in.npz", in_0=np.array([2.5, 3.0]))
+    rc, _, err = run_cli(capsys, mod, "--entry", "two_dims", "--args", tmp_path / "in.npz")
+    assert_failed(rc, err, "dimension 0", "2.5")
+
+
+@pytest.mark.parametrize("argv,fragments", [
+    (["--arg", "x=random:2x16:float32", "--arg", "x=random:3x16:float32"],
+     ["--arg x is given twice"]),
+    (["--sym", "b=2", "--sym", "b=3"], ["--sym b is given twice"]),
+    (["--sym", "b=2", "--seed", "-1"], ["--seed", "-1"]),
+], ids=["arg", "sym", "negative-seed"])
+def test_repeated_or_bad_options(capsys, argv, fragments):
+    rc, _, err = run_cli(capsys, MLP, *argv)
+    assert_failed(rc, err, *fragments)
+
+
+# -- what --out writes -----------------------------------------------------------------------
+
+VALUES = '''
+@I.ir_module
+class Module:
+    @R.function
+    def objects(x: R.Tensor((2,), dtype="float32")) -> R.Tuple(R.Tensor((2,), dtype="float32"), R.Tuple(R.Object, R.Object), R.Tuple, R.Tensor((2,), dtype="float32")):
+        return (x, (R.str("hi"), R.dtype("float16")), R.tuple(), x)
+
+    @R.function
+    def with_null(x: R.Tensor((2,), dtype="float32")) -> R.Tuple(R.Tensor((2,), dtype="float32"), R.Object):
+        return (x, R.null_value())
+
+    @R.function
+    def with_closure(x: R.Tensor((2,), dtype="float32")):
+        @R.function
+        def inner(y: R.Tensor((2,), dtype="float32")) -> R.Tensor((2,), dtype="float32"):
+            return y
+        return (x, inner)
+
+    @R.function
+    def casts(x: R.Tensor((3,), dtype="float32")) -> R.Tuple(R.Tensor((3,), dtype="bfloat16"), R.Tensor((3,), dtype="int4"), R.Tensor((3,), dtype="float8_e5m2"), R.Prim("bfloat16"), R.Tensor((3,), dtype="float32")):
+        a = R.astype(x, "bfloat16")
+        b = R.astype(x, "int4")
+        c = R.astype(x, "float8_e5m2")
+        return (a, b, c, R.prim_value(T.bfloat16(1.5)), x)
+
+    @R.function
+    def double(x: R.Tensor((3,), dtype="bfloat16")) -> R.Tensor((3,), dtype="bfloat16"):
+        return R.add(x, x)
+'''
+
+
+def _npz(path) -> dict[str, np.ndarray]:
+    with np.load(path, allow_pickle=False) as data:
+        return {k: data[k] for k in data.files}
+
+
+def test_out_saves_strings_and_dtypes_as_text(tmp_path, capsys):
+    # The empty tuple has no leaves: depth-first flattening numbers x, "hi", float16, x.
+    mod = write(tmp_path, "v.py", VALUES)
+    rc, out, err = run_cli(capsys, mod, "--entry", "objects", "--arg", "x=random:2:float32",
+                           "--out", tmp_path / "o.npz")
+    assert rc == 0, err
+    got = _npz(tmp_path / "o.npz")  # no pickled object arrays: allow_pickle=False reads it
+    assert sorted(got) == ["out_0", "out_1", "out_2", "out_3"]
+    assert got["out_1"].dtype.kind == "U" and got["out_1"].shape == () and got["out_1"] == "hi"
+    assert got["out_2"].dtype.kind == "U" and got["out_2"] == "float16"
+    assert got["out_0"].tobytes() == got["out_3"].tobytes()
+    assert [line.split(":")[0] for line in out.splitlines() if line.startswith("out_")] \
+        == ["out_0", "out_1", "out_2", "out_3"]
+
+
+@pytest.mark.parametrize("entry,fragments", [
+    ("with_null", ["out_1 is R.null_value()", "not data"]),
+    ("with_closure", ["out_1 is Closure", "not data"]),
+])
+def test_out_rejects_results_that_are_not_data(tmp_path, capsys, entry, fragments):
+    mod = write(tmp_path, "v.py", VALUES)
+    out = tmp_path / "o.npz"
+    rc, stdout, err = run_cli(capsys, mod, "--entry", entry, "--arg", "x=random:2:float32",
+                              "--out", out)
+    assert_failed(rc, err, "--out", *fragments)
+    assert not out.exists()
+    # The printed results number the null (or closure) as out_1, as the error does.
+    assert "out_1: " in stdout
+
+
+def test_null_result_is_printed_in_its_place(tmp_path, capsys):
+    mod = write(tmp_path, "v.py", VALUES)
+    rc, out, err = run_cli(capsys, mod, "--entry", "with_null", "--arg", "x=random:2:float32")
+    assert rc == 0, err
+    assert "out_1: R.null_value()" in out
+
+
+def test_out_saves_ml_dtypes_as_bits_with_their_dtype(tmp_path, capsys):
+    import ml_dtypes
+
+    mod = write(tmp_path, "v.py", VALUES)
+    x = np.array([0.5, -1.0, 3.0], dtype=np.float32)
+    np.save(tmp_path / "x.npy", x)
+    rc, _, err = run_cli(capsys, mod, "--entry", "casts", "--arg", f"x={tmp_path / 'x.npy'}",
+                         "--out", tmp_path / "o.npz")
+    assert rc == 0, err
+    got = _npz(tmp_path / "o.npz")
+    assert sorted(got) == ["out_0", "out_0__dtype", "out_1", "out_1__dtype", "out_2",
+                           "out_2__dtype", "out_3", "out_3__dtype", "out_4"]
+    for i, name, bits in [(0, "bfloat16", np.uint16), (1, "int4", np.uint8),
+                          (2, "float8_e5m2", np.uint8), (3, "bfloat16", np.uint16)]:
+        assert got[f"out_{i}"].dtype == bits
+        assert got[f"out_{i}__dtype"].dtype.kind == "U" and got[f"out_{i}__dtype"] == name
+        want = np.asarray(x if i < 3 else np.float32(1.5)).astype(getattr(ml_dtypes, name))
+        assert got[f"out_{i}"].view(want.dtype).tobytes() == want.tobytes()
+    assert got["out_4"].dtype == np.float32  # standard dtypes are saved as they are
+
+
+def test_bfloat16_results_feed_back_as_arguments(tmp_path, capsys):
+    import ml_dtypes
+
+    mod = write(tmp_path, "v.py", VALUES)
+    x = np.array([0.5, -1.0, 3.0], dtype=ml_dtypes.bfloat16)
+    # What --out writes, renamed in_0 / in_0__dtype, is read back by --args ...
+    np.savez(tmp_path / "in.npz", in_0=x.view(np.uint16), in_0__dtype=np.array("bfloat16"))
+    rc, _, err = run_cli(capsys, mod, "--entry", "double", "--args", tmp_path / "in.npz",
+                         "--out", tmp_path / "a.npz")
+    assert rc == 0, err
+    got = _npz(tmp_path / "a.npz")
+    assert got["out_0__dtype"] == "bfloat16"
+    assert got["out_0"].view(ml_dtypes.bfloat16).tolist() == [1.0, -2.0, 6.0]
+    # ... and so is what np.save writes for a bfloat16 array (raw void, '|V2').
+    np.save(tmp_path / "x.npy", x)
+    rc, _, err = run_cli(capsys, mod, "--entry", "double", "--arg", f"x={tmp_path / 'x.npy'}",
+                         "--out", tmp_path / "b.npz")
+    assert rc == 0, err
+    assert _npz(tmp_path / "b.npz")["out_0"].tobytes() == got["out_0"].tobytes()
+    # Without the dtype beside them the bits are a uint16 tensor: a signature error.
+    np.savez(tmp_path / "raw.npz", in_0=x.view(np.uint16))
+    rc, _, err = run_cli(capsys, mod, "--entry", "double", "--args", tmp_path / "raw.npz")
+    assert_failed(rc, err, "uint16", "bfloat16")
+
+
+@pytest.mark.parametrize("arrays,fragments", [
+    ({"in_0": np.zeros(3, np.uint16), "in_0__dtype": np.array("float8_e5m2")},
+     ["in_0", "uint8", "uint16"]),
+    ({"in_0": np.zeros(3, np.uint16), "in_0__dtype": np.array("nonsense")}, ["nonsense"]),
+    ({"in_0": np.zeros(3, np.uint16), "in_0__dtype": np.array(["bfloat16"])}, ["0-d string"]),
+    ({"in_0": np.zeros(3, np.uint16), "in_0__dtype": np.array("bfloat16"),
+      "in_1__dtype": np.array("bfloat16")}, ["in_1__dtype", "no array in_1"]),
+], ids=["width", "unknown-dtype", "not-0d", "orphan"])
+def test_bad_dtype_beside_an_input(tmp_path, capsys, arrays, fragments):
+    mod = write(tmp_path, "v.py", VALUES)
+    np.savez(tmp_path / "in.npz", **arrays)
+    rc, _, err = run_cli(capsys, mod, "--entry", "double", "--args", tmp_path / "in.npz")
+    assert_failed(rc, err, "in.npz", *fragments)
+
+
+def test_empty_out_path(samples, capsys):
+    rc, out, err = run_cli(capsys, samples / "recursion.py", "--args",
+                           samples / "recursion.run0.npz", "--out", "")
+    assert_failed(rc, err, "--out needs a file name")
+    assert out == ""  # rejected before running

@@ -3,6 +3,7 @@
 arguments from NumPy files in the samples' ``in_0, in_1, ...`` convention."""
 from __future__ import annotations
 
+import math
 from typing import Mapping
 
 import numpy as np
@@ -10,11 +11,19 @@ import numpy as np
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.dtype import DataType
-from relax_ref.ir.numpy_dtype import numpy_dtype
+from relax_ref.ir.dtype import DataType, DTypeError, parse_dtype
+from relax_ref.ir.numpy_dtype import dtype_of_numpy, numpy_dtype
 from relax_ref.solver.evaluate import EvaluationError, evaluate_int
 
+from .errors import ResourceError
+from .memory import DEFAULT_MAX_BYTES, MemoryCheckError, check_size
 from .values import PrimScalar, ShapeValue
+
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+# Random tensors are drawn this many elements at a time into the result, so no float64
+# or int64 temporary of the full size exists; chunked draws give the same values.
+_CHUNK = 1 << 20
 
 
 class InputError(ValueError):
@@ -30,14 +39,15 @@ def symbols_needed(func: rx.Function) -> list[P.Var]:
 
 
 def random_value(sinfo: si.StructInfo, env: Mapping[P.Var, int], rng: np.random.Generator,
-                 *, what: str = "value"):
-    """A random value of ``sinfo`` with every symbolic dimension taken from ``env``."""
+                 *, what: str = "value", max_bytes: int = DEFAULT_MAX_BYTES):
+    """A random value of ``sinfo`` with every symbolic dimension taken from ``env``;
+    ResourceError for a tensor over ``max_bytes`` (EXEC-limit-1)."""
     if isinstance(sinfo, si.TensorStructInfo):
         if sinfo.shape is None:
             raise InputError(f"{what}: the shape of {what} is not known; give it explicitly")
         shape = tuple(_dim(d, env, what) for d in sinfo.shape)
         dtype = sinfo.dtype if not sinfo.dtype.is_void else DataType("float", 32)
-        return random_tensor(shape, dtype, rng)
+        return random_tensor(shape, dtype, rng, max_bytes=max_bytes, what=what)
     if isinstance(sinfo, si.ShapeStructInfo):
         if sinfo.values is None:
             raise InputError(f"{what}: the shape's values are not known; give it explicitly")
@@ -55,19 +65,46 @@ def random_value(sinfo: si.StructInfo, env: Mapping[P.Var, int], rng: np.random.
             return PrimScalar(bool(rng.integers(0, 2)), sinfo.dtype)
         return PrimScalar(int(rng.integers(0, 8)), sinfo.dtype)
     if isinstance(sinfo, si.TupleStructInfo):
-        return tuple(random_value(f, env, rng, what=f"{what}[{i}]")
+        return tuple(random_value(f, env, rng, what=f"{what}[{i}]", max_bytes=max_bytes)
                      for i, f in enumerate(sinfo.fields))
     raise InputError(f"{what}: cannot make a random value of this annotation")
 
 
-def random_tensor(shape: tuple[int, ...], dtype: DataType, rng: np.random.Generator) -> np.ndarray:
-    np_dtype = numpy_dtype(dtype)
-    if dtype.is_bool:
-        return rng.integers(0, 2, size=shape).astype(np.bool_)
-    if dtype.is_integer:
-        lo, hi = (0, 10) if dtype.is_uint else (-8, 9)
-        return rng.integers(lo, hi, size=shape).astype(np_dtype)
-    return rng.standard_normal(size=shape).astype(np.float32).astype(np_dtype)
+def random_tensor(shape: tuple[int, ...], dtype: DataType, rng: np.random.Generator, *,
+                  max_bytes: int = DEFAULT_MAX_BYTES, what: str = "value") -> np.ndarray:
+    """Standard-normal floats (rounded through float32), small integers or bools of
+    ``shape``. The size is checked before anything is allocated (EXEC-limit-1)."""
+    try:
+        np_dtype = numpy_dtype(dtype)
+    except DTypeError as err:
+        raise InputError(f"{what}: {err}") from None
+    for d in shape:
+        if not 0 <= d <= INT64_MAX:
+            raise InputError(f"{what}: dimension {d} of shape {list(shape)} is outside "
+                             f"[0, 2**63-1] (shapes are int64)")
+    try:
+        check_size(shape, dtype, max_bytes)
+    except MemoryCheckError as err:
+        if err.check == "resource":
+            raise ResourceError(f"{what}: {err.message}", rule=err.rule) from None
+        raise InputError(f"{what}: {err.message}") from None
+    try:
+        out = np.empty(shape, np_dtype)
+    except ValueError as err:  # e.g. (0, 2**62, 4): empty, but NumPy refuses the shape
+        raise InputError(f"{what}: NumPy cannot hold shape {list(shape)}: {err}") from None
+    flat = out.reshape(-1)  # a view: ``out`` is contiguous
+    for start in range(0, flat.size, _CHUNK):
+        n = min(_CHUNK, flat.size - start)
+        # The same draws, in the same order, as one call of the full size.
+        if dtype.is_bool:
+            draw = rng.integers(0, 2, size=n).astype(np.bool_)
+        elif dtype.is_integer:
+            lo, hi = (0, 10) if dtype.is_uint else (-8, 9)
+            draw = rng.integers(lo, hi, size=n).astype(np_dtype)
+        else:
+            draw = rng.standard_normal(size=n).astype(np.float32).astype(np_dtype)
+        flat[start:start + n] = draw
+    return out
 
 
 def _dim(d: P.PrimExpr, env: Mapping[P.Var, int], what: str) -> int:
@@ -79,6 +116,8 @@ def _dim(d: P.PrimExpr, env: Mapping[P.Var, int], what: str) -> int:
                          f"(e.g. --sym {names.split(',')[0]}=4)") from None
     if value < 0:
         raise InputError(f"{what}: dimension evaluates to {value}")
+    if value > INT64_MAX:
+        raise InputError(f"{what}: dimension evaluates to {value}, beyond the int64 range")
     return value
 
 
@@ -106,16 +145,98 @@ def _take(sinfo: si.StructInfo, it, what: str):
 
 
 def value_from_array(arr: np.ndarray, sinfo: si.StructInfo, what: str):
+    """The argument ``arr`` stands for: a 0-d array for an R.Prim (a whole number in the
+    dtype's range for integers and bool), a 1-d (or 0-d) array of non-negative whole
+    numbers for an R.Shape, an array for a tensor."""
+    arr = np.asarray(arr)
     if isinstance(sinfo, si.PrimStructInfo):
-        if np.ndim(arr) != 0:
+        if arr.ndim != 0:
             raise InputError(f"{what}: a scalar parameter needs a 0-d array, got shape "
-                             f"{np.shape(arr)}")
-        item = np.asarray(arr).item()
-        if sinfo.dtype.is_bool:
-            return PrimScalar(bool(item), sinfo.dtype)
-        if sinfo.dtype.is_integer:
-            return PrimScalar(int(item), sinfo.dtype)
-        return PrimScalar(float(item), sinfo.dtype)
+                             f"{arr.shape}")
+        item = _numeric(arr, what).item()
+        dt = sinfo.dtype
+        if dt.is_bool:
+            return PrimScalar(bool(_whole(item, what, 0, 1, "a bool")), dt)
+        if dt.is_integer:
+            lo, hi = (0, (1 << dt.bits) - 1) if dt.is_uint else \
+                (-(1 << (dt.bits - 1)), (1 << (dt.bits - 1)) - 1)
+            return PrimScalar(_whole(item, what, lo, hi, f"an {dt} value"), dt)
+        try:
+            return PrimScalar(float(item), dt)
+        except OverflowError:  # a Python int from the command line, beyond any float
+            raise InputError(f"{what}: {item} is too large for {dt}") from None
     if isinstance(sinfo, si.ShapeStructInfo):
-        return ShapeValue(tuple(int(v) for v in np.asarray(arr).reshape(-1)))
-    return np.asarray(arr)
+        if arr.ndim > 1:
+            raise InputError(f"{what}: a shape parameter needs a 1-d array, got shape "
+                             f"{arr.shape}")
+        items = _numeric(arr, what).reshape(-1).tolist()
+        return ShapeValue(tuple(_whole(x, f"{what}: dimension {i}", 0, INT64_MAX,
+                                       "a shape dimension")
+                                for i, x in enumerate(items)))
+    if isinstance(sinfo, si.TensorStructInfo) and arr.dtype.kind == "V" \
+            and arr.dtype.names is None:
+        # np.save writes bfloat16 and the other ml_dtypes types as raw void ('|V2'):
+        # read the bytes as the parameter's dtype when the widths agree.
+        try:
+            want = numpy_dtype(sinfo.dtype)
+        except DTypeError:
+            return arr
+        if want.itemsize == arr.dtype.itemsize:
+            return arr.view(want)
+    return arr
+
+
+def _numeric(arr: np.ndarray, what: str) -> np.ndarray:
+    """``arr`` if its items are numbers (ml_dtypes types as float64), else InputError."""
+    if arr.dtype.kind in "biufO":  # O: a Python int too large for NumPy, from the CLI
+        return arr
+    try:
+        dtype_of_numpy(arr.dtype)
+    except DTypeError:
+        raise InputError(f"{what}: expected numbers, found an array of dtype "
+                         f"{arr.dtype}") from None
+    return arr.astype(np.float64)
+
+
+def _whole(x, what: str, lo: int, hi: int, expected: str) -> int:
+    """``x`` as an int in [lo, hi]; InputError for NaN, inf, fractions and out-of-range
+    values (truncating them would silently change the program's input)."""
+    if isinstance(x, (bool, int, np.integer)):
+        value = int(x)
+    else:
+        try:
+            f = float(x)
+        except (TypeError, ValueError):
+            raise InputError(f"{what}: expected {expected}, found {x!r}") from None
+        if not (math.isfinite(f) and f.is_integer()):
+            raise InputError(f"{what}: expected a whole number for {expected}, found {f!r}")
+        value = int(f)
+    if not lo <= value <= hi:
+        raise InputError(f"{what}: expected {expected} in [{lo}, {hi}], found {value}")
+    return value
+
+
+def stored_form(arr: np.ndarray) -> tuple[np.ndarray, str | None]:
+    """``arr`` as np.save/np.load round-trip it: arrays of ml_dtypes types (bfloat16,
+    float8, int4, ...), which NumPy writes as raw void or an unloadable '<f1', become
+    their bits as the unsigned integer of the same width, with the TVM dtype name to
+    record beside them; other arrays stay as they are (None)."""
+    try:
+        if np.dtype(arr.dtype.str) == arr.dtype:
+            return arr, None
+    except TypeError:  # '<f1' (float8_e5m2) is no NumPy dtype
+        pass
+    bits = arr.view(np.dtype(f"u{arr.dtype.itemsize}"))
+    return bits, str(dtype_of_numpy(arr.dtype))
+
+
+def from_stored_form(arr: np.ndarray, dtype_name: str, what: str) -> np.ndarray:
+    """The inverse of ``stored_form``: the bits in ``arr`` read as ``dtype_name``."""
+    try:
+        want = numpy_dtype(parse_dtype(dtype_name))
+    except DTypeError as err:
+        raise InputError(f"{what}: bad dtype {dtype_name!r}: {err}") from None
+    if arr.dtype.kind not in "uV" or arr.dtype.itemsize != want.itemsize:
+        raise InputError(f"{what}: the bits of {dtype_name} must be an array of uint"
+                         f"{8 * want.itemsize}, found {arr.dtype}")
+    return arr.view(want)
