@@ -42,8 +42,36 @@ class PrimBuildError(ValueError):
     """An invalid PrimExpr construction; the builder adds the span."""
 
 
+def _int_range(dtype: DataType) -> tuple[int, int]:
+    """The closed range of an integer type's values."""
+    if dtype.is_uint:
+        return 0, (1 << dtype.bits) - 1
+    return -(1 << (dtype.bits - 1)), (1 << (dtype.bits - 1)) - 1
+
+
+def fits(value: int, dtype: DataType) -> bool:
+    """Whether the integer ``value`` is a value of the integer type ``dtype``."""
+    lo, hi = _int_range(dtype)
+    return lo <= value <= hi
+
+
+def int_literal_dtype(value: int, default: DataType) -> DataType:
+    """SYN-prim-1: the type of an untyped integer literal: ``default`` when the value fits
+    it (int32 in TIR), else int32 or else int64, the first that holds it, as TVM's
+    ``tvm.runtime.const`` types a Python int; a value beyond int64 is an error, as in
+    TVM."""
+    if default.is_integer and default.lanes == 1 and fits(value, default):
+        return default
+    for dtype in (INT32, INT64):
+        if fits(value, dtype):
+            return dtype
+    raise PrimBuildError(f"integer literal {value} does not fit int64 (the widest type an "
+                         f"untyped integer literal takes)")
+
+
 def literal(value, dtype: DataType) -> P.PrimExpr:
-    """A constant of ``dtype`` for a Python bool, int or float."""
+    """A constant of ``dtype`` for a Python bool, int or float. An integer must be a value
+    of an integer ``dtype`` (SYN-prim-1; TVM: "Literal value ... exceeds range")."""
     if isinstance(value, bool):
         return P.IntImm(int(value), BOOL if dtype.is_bool or not dtype.is_float else dtype)
     if dtype.is_float:
@@ -52,7 +80,12 @@ def literal(value, dtype: DataType) -> P.PrimExpr:
         if not value.is_integer():
             raise PrimBuildError(f"float literal {value!r} where an integer of type {dtype} is expected")
         value = int(value)
-    return P.IntImm(int(value), dtype)
+    value = int(value)
+    if dtype.is_integer and not fits(value, dtype):
+        lo, hi = _int_range(dtype)
+        raise PrimBuildError(f"integer literal {value} does not fit {dtype}: expected a value "
+                             f"in [{lo}, {hi}]")
+    return P.IntImm(value, dtype)
 
 
 def typed_const(dtype: DataType, value) -> P.PrimExpr:
@@ -80,6 +113,9 @@ def as_expr(value, default: DataType) -> P.PrimExpr:
     if isinstance(value, (bool, int, float)):
         if isinstance(value, float) and not default.is_float:
             return P.FloatImm(value, FLOAT32)
+        if isinstance(value, int) and not isinstance(value, bool) and not default.is_float \
+                and not default.is_bool:
+            return literal(value, int_literal_dtype(value, default))
         return literal(value, default)
     raise PrimBuildError(f"expected a scalar expression, found {describe(value)}")
 
@@ -105,9 +141,9 @@ def match_types(a: P.PrimExpr, b: P.PrimExpr) -> tuple[P.PrimExpr, P.PrimExpr]:
     da, db = a.dtype, b.dtype
     if da == db:
         return a, b
-    if _is_literal(b) and not _is_literal(a):
+    if _is_literal(b) and not _is_literal(a) and _retypes(b, da):
         return a, _retype_literal(b, da)
-    if _is_literal(a) and not _is_literal(b):
+    if _is_literal(a) and not _is_literal(b) and _retypes(a, db):
         return _retype_literal(a, db), b
     if da.is_float and not db.is_float:
         return a, P.Cast(da, b)
@@ -118,8 +154,22 @@ def match_types(a: P.PrimExpr, b: P.PrimExpr) -> tuple[P.PrimExpr, P.PrimExpr]:
     if db.is_bool and da.is_integer:
         return a, P.Cast(da, b)
     if da.bits >= db.bits:
-        return a, (_retype_literal(b, da) if _is_literal(b) else P.Cast(da, b))
-    return (_retype_literal(a, db) if _is_literal(a) else P.Cast(db, a)), b
+        return a, (_retype_literal(b, da) if _retypes(b, da) else P.Cast(da, b))
+    return (_retype_literal(a, db) if _retypes(a, db) else P.Cast(db, a)), b
+
+
+def _retypes(x: P.PrimExpr, dtype: DataType) -> bool:
+    """Whether the literal ``x`` can take ``dtype`` keeping its value (SYN-prim-1): an
+    integer literal that does not fit an integer type keeps its own type, and the other
+    rules apply (as TVM, where the literal is typed first, SYN-prim-1)."""
+    if not _is_literal(x):
+        return False
+    if dtype.is_integer and dtype.lanes == 1:
+        if isinstance(x, P.FloatImm):  # a fraction becomes a cast, as before
+            return not math.isfinite(x.value) or not x.value.is_integer() or \
+                fits(int(x.value), dtype)
+        return x.dtype.is_bool or fits(x.value, dtype)
+    return True
 
 
 def _retype_literal(x: P.PrimExpr, dtype: DataType) -> P.PrimExpr:
@@ -248,4 +298,5 @@ def dtype_from_name(name: str) -> DataType:
 
 __all__ = ["BINARY_NODES", "BINARY_FUNCS", "PrimBuildError", "literal", "typed_const",
            "as_expr", "binary", "negate", "logical_not", "cast", "select", "intrinsic",
-           "extreme_value", "dtype_from_name", "match_types", "INT64", "INT32", "BOOL"]
+           "extreme_value", "dtype_from_name", "match_types", "fits", "int_literal_dtype",
+           "INT64", "INT32", "BOOL"]

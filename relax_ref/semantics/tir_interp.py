@@ -25,6 +25,7 @@ memory model's ``memory.poison_array``, used for every fresh buffer.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any, Callable
 
@@ -39,8 +40,8 @@ from relax_ref.semantics.errors import RelaxError, ResourceError
 from relax_ref.semantics.memory import poison_array
 from relax_ref.semantics.values import PrimScalar
 from relax_ref.semantics.tir_exprs import (
-    _Return, _checked_indices, _error, _ill_typed, _np, _text, _unsupported,
-    out_of_range_int,
+    _NodeCache, _Return, _checked_indices, _error, _ill_typed, _intrinsic_name, _np, _text,
+    _unsupported, out_of_range_int,
 )
 from relax_ref.semantics.tir_vector import VectorPath
 from relax_ref.solver.evaluate import (
@@ -351,6 +352,8 @@ class _Machine(VectorPath):
 
     def _exec_for(self, s: tir.For) -> None:
         """EXEC-tir-for-1 (scalar) or EXEC-tir-vec-1 (the whole nest at once)."""
+        lo, extent = self.to_int(s.min, s), self.to_int(s.extent, s)
+        self._check_loop_steps(extent, s.body, s)
         if self.no_vector == 0:
             outcome = self.try_vectorize(s)
             if outcome == "done":
@@ -358,17 +361,34 @@ class _Machine(VectorPath):
             if outcome == "failed":
                 self.no_vector += 1
                 try:
-                    self._loop(s)
+                    self._loop(s, lo, extent)
                 finally:
                     self.no_vector -= 1
                 return
-        self._loop(s)
+        self._loop(s, lo, extent)
 
-    def _loop(self, s: tir.For) -> None:
-        """EXEC-tir-for-1: min and extent are evaluated once; the body runs for
-        min, min+1, ..., min+extent-1 in order, whatever the loop's kind (parallel,
-        vectorized, unroll and thread_binding are scheduling hints of the same meaning)."""
-        lo, extent = self.to_int(s.min, s), self.to_int(s.extent, s)
+    def _check_loop_steps(self, count: int, body: tir.Stmt, node) -> None:
+        """EXEC-tir-limit-1: a loop of ``count`` iterations whose body takes at least
+        ``least_steps(body)`` steps each time would pass the limit: it fails before its
+        first iteration, in every mode. Not when the body may leave the function
+        (``T.ret``), which could end the run within the limit."""
+        if count <= 0:
+            return
+        least = least_steps(body)
+        if least is None or self.steps + count * least <= self.max_steps:
+            return
+        raise ResourceError(f"the TIR program would run more than {self.max_steps} steps "
+                            f"(statements and loop iterations): at least "
+                            f"{self.steps + count * least} steps, as this loop of {count} "
+                            f"iterations starts after {self.steps} steps and takes at least "
+                            f"{count * least}; it stops before its first iteration",
+                            getattr(node, "span", None), rule="EXEC-tir-limit-1")
+
+    def _loop(self, s: tir.For, lo: int, extent: int) -> None:
+        """EXEC-tir-for-1: min and extent are evaluated once (``lo``, ``extent``); the
+        body runs for min, min+1, ..., min+extent-1 in order, whatever the loop's kind
+        (parallel, vectorized, unroll and thread_binding are scheduling hints of the same
+        meaning)."""
         var = s.loop_var
         make = _np(var.dtype).type
         env = self.env
@@ -382,9 +402,11 @@ class _Machine(VectorPath):
         body once per thread, in order; other attributes are hints."""
         node = s.node
         var = node.var if isinstance(node, tir.IterVar) else node
-        if s.attr_key in ("thread_extent", "virtual_thread") and isinstance(var, P.Var):
+        if _is_thread_loop(s):
             make = _np(var.dtype).type
-            for i in range(self.to_int(s.value, s)):
+            count = self.to_int(s.value, s)
+            self._check_loop_steps(count, s.body, s)
+            for i in range(count):
                 self.env[var] = make(i)
                 self.exec(s.body)
             self.env.pop(var, None)
@@ -392,8 +414,10 @@ class _Machine(VectorPath):
         self.exec(s.body)
 
     def _exec_allocate(self, s: tir.Allocate) -> None:
-        """EXEC-tir-alloc-1: fresh memory filled with poison."""
+        """EXEC-tir-alloc-1: fresh flat memory filled with poison, of as many elements as
+        the extents' product (each extent checked, EXEC-tir-limit-2)."""
         extents = tuple(self.to_int(e, s) for e in s.extents)
+        self._check_extents(extents, s.buffer_var.name, s)
         self.storage[s.buffer_var] = self._fresh((math.prod(extents),), s.dtype,
                                                  s.buffer_var.name, s)
         self.exec(s.body)
@@ -511,16 +535,22 @@ class _Machine(VectorPath):
 
     # -- memory -----------------------------------------------------------------------------
     def _fresh(self, shape: tuple, dtype: DataType, name: str, node) -> np.ndarray:
-        """EXEC-tir-limit-2, EXEC-tir-poison-1."""
-        n = math.prod(shape)
+        """EXEC-tir-limit-2, EXEC-tir-poison-1: every allocation (block ``alloc_buffers``,
+        ``T.allocate``, ``T.decl_buffer``) comes here."""
+        self._check_extents(shape, name, node)
+        return poison_array(shape, dtype)
+
+    def _check_extents(self, shape: tuple, name: str, node) -> None:
+        """EXEC-tir-alloc-1: no extent is negative; EXEC-tir-limit-2: at most
+        MAX_BUFFER_ELEMENTS elements, checked before any memory is taken."""
         if any(d < 0 for d in shape):
             raise _error(f"buffer {name} allocated with a negative extent {shape}", node,
                          "shape_mismatch", "EXEC-tir-alloc-1")
+        n = math.prod(shape)
         if n > MAX_BUFFER_ELEMENTS:
             raise ResourceError(f"buffer {name} of shape {shape} has {n} elements, more than "
                                 f"the limit of {MAX_BUFFER_ELEMENTS}", getattr(node, "span", None),
                                 rule="EXEC-tir-limit-2")
-        return poison_array(shape, dtype)
 
     def _view_of_storage(self, buf: tir.Buffer, node) -> np.ndarray:
         flat = self.storage[buf.data]
@@ -558,6 +588,72 @@ class _Machine(VectorPath):
                              f"{len(exprs)} indices", node)
         idx = [self.eval(i) for i in exprs]
         return _checked_indices(buf, arr.shape, idx, node, access)
+
+
+def _is_thread_loop(s: tir.AttrStmt) -> bool:
+    """``thread_extent`` / ``virtual_thread`` over a variable: a loop (EXEC-tir-attr-1)."""
+    node = s.node
+    var = node.var if isinstance(node, tir.IterVar) else node
+    return s.attr_key in ("thread_extent", "virtual_thread") and isinstance(var, P.Var)
+
+
+def _least_steps(s: tir.Stmt) -> int | None:
+    """EXEC-tir-limit-1: a lower bound of the steps one execution of ``s`` takes when it
+    runs to its end (an error ends the run anyway), from its text alone; None when it may
+    leave the function early (``T.ret``). Loops count with a constant extent only;
+    ``if`` its cheaper arm; a block, a ``while`` or anything else one step."""
+    if _may_return(s):
+        return None
+    return _bound(s)
+
+
+def _bound(s: tir.Stmt) -> int:
+    if isinstance(s, tir.For):
+        ext = s.extent
+        if isinstance(ext, P.IntImm) and ext.dtype.is_integer:
+            return 1 + max(0, int(_constant_int(ext))) * _bound(s.body)
+        return 1
+    if isinstance(s, tir.SeqStmt):
+        return 1 + sum(_bound(x) for x in s.seq)
+    if isinstance(s, tir.IfThenElse):
+        return 1 + min(_bound(s.then_case),
+                       0 if s.else_case is None else _bound(s.else_case))
+    if isinstance(s, (tir.LetStmt, tir.Allocate, tir.DeclBuffer)):
+        return 1 + _bound(s.body)
+    if isinstance(s, tir.AssertStmt):
+        return 1 + (0 if s.body is None else _bound(s.body))
+    if isinstance(s, tir.AttrStmt):
+        if not _is_thread_loop(s):
+            return 1 + _bound(s.body)
+        if isinstance(s.value, P.IntImm) and s.value.dtype.is_integer:
+            return 1 + max(0, int(_constant_int(s.value))) * _bound(s.body)
+        return 1
+    return 1
+
+
+def _constant_int(e: P.IntImm) -> int:
+    """An integer constant's value wrapped into its type, as the machine reads it."""
+    lo, hi = dtype_range(e.dtype)
+    return (int(e.value) - lo) % (hi - lo + 1) + lo
+
+
+def _may_return(node) -> bool:
+    """Whether ``T.ret`` occurs anywhere in a statement or expression."""
+    if isinstance(node, P.Call):
+        if isinstance(node.op, str) and _intrinsic_name(node.op) == "ret":
+            return True
+        return any(_may_return(a) for a in node.args)
+    if isinstance(node, P.PrimExpr):
+        return any(_may_return(c) for c in P.children(node))
+    if isinstance(node, (tuple, list)):
+        return any(_may_return(x) for x in node)
+    if isinstance(node, (tir.Stmt, tir.IterVar, tir.Range, tir.BufferRegion,
+                         tir.MatchBufferRegion)):
+        return any(_may_return(getattr(node, f.name)) for f in dataclasses.fields(node))
+    return False
+
+
+least_steps = _NodeCache(_least_steps)
 
 
 def _func_name(func: tir.PrimFunc) -> str:

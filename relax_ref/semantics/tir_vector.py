@@ -56,18 +56,13 @@ class VectorPath(Evaluator):
         try:
             mins = [self.to_int(lp.min, lp) for lp in nest.loops]
             extents = [max(0, self.to_int(lp.extent, lp)) for lp in nest.loops]
+            total = math.prod(extents)
+            if self.mode in ("auto", "ordered") and total < self.auto_min_iterations:
+                return "declined"
+            cost = self._nest_steps(nest, mins, extents)
         except RelaxError:
             return "declined"
-        total = math.prod(extents)
-        if self.mode in ("auto", "ordered") and total < self.auto_min_iterations:
-            return "declined"
-        # The steps the scalar path would take (an upper bound when predicates skip
-        # instances); past the limit the scalar path runs and raises at the exact step.
-        cost, prefix = 0, 1
-        for ext in extents:
-            cost += prefix
-            prefix *= ext
-        cost += total * (3 if nest.realize is not None else 1)
+        # Past the limit the scalar path runs and raises at the exact step.
         if self.steps + cost > self.max_steps:
             return "declined"
         saved = self.env
@@ -85,6 +80,33 @@ class VectorPath(Evaluator):
         self.steps += cost
         self.stats["vectorized"] += 1
         return "done"
+
+    def _nest_steps(self, nest: "_Nest", mins: list[int], extents: list[int]) -> int:
+        """EXEC-tir-limit-1: the steps the scalar path takes for the nest beyond the step
+        of its outermost loop statement (``exec`` charged it): one per inner loop
+        statement run, one per store; with a block, one per instance, one per store it
+        runs, one per init it runs. Exact when the block has no predicate (the init then
+        runs once per cell when every reduction domain starts inside its loop's range);
+        an upper bound when a predicate may skip instances."""
+        cost, prefix = 0, 1
+        for ext in extents[:-1]:
+            prefix *= ext
+            cost += prefix
+        total = math.prod(extents)
+        realize = nest.realize
+        if realize is None:
+            return cost + total
+        if not _always(realize.predicate):
+            return cost + total * (3 if nest.init_value is not None else 2)
+        cost += 2 * total
+        if nest.init_value is not None:
+            runs = math.prod(extents[j] for j in nest.cell_loops)
+            for j in nest.fold_loops:
+                dom_min = self.to_int(nest.iter_of_loop[j].dom.min, realize)
+                if not mins[j] <= dom_min < mins[j] + extents[j]:
+                    runs = 0
+            cost += runs
+        return cost
 
     def _nest_arrays(self, nest: "_Nest") -> np.ndarray:
         """The stored buffer's array, after checking that no buffer the nest reads shares

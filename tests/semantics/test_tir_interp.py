@@ -724,10 +724,139 @@ def test_step_limit_is_the_same_in_every_mode():
     args = [np.ones(100, np.int32), np.ones(100, np.int32), np.zeros(100, np.int32)]
     for mode in MODES:
         out = args[2].copy()
-        with pytest.raises(ResourceError):
-            run_prim_func(func, [args[0], args[1], out], mode=mode, max_steps=50)
-        # One step for the loop, one per store: the 50th step is the store at i = 48.
-        assert (out[:49] == 2).all() and (out[49:] == 0).all(), mode
+        # One step for the loop, one per store: 101 steps, known when the loop starts.
+        run_prim_func(func, [args[0], args[1], out], mode=mode, max_steps=101)
+        assert (out == 2).all(), mode
+        out = args[2].copy()
+        with pytest.raises(ResourceError) as info:
+            run_prim_func(func, [args[0], args[1], out], mode=mode, max_steps=100)
+        assert info.value.rule == "EXEC-tir-limit-1" and "101" in info.value.message
+        assert (out == 0).all(), mode  # refused before its first iteration
+
+
+def test_a_loop_that_passes_the_step_limit_fails_before_it_starts():
+    funcs = [one_func('''
+@T.prim_func
+def f(A: T.Buffer((1,), "float32"), O: T.Buffer((1,), "float32")):
+    for i in range(T.int64(1000000000000)):
+        O[T.int64(0)] = A[T.int64(0)]
+'''), one_func('''
+@T.prim_func
+def f(A: T.Buffer((1,), "float32"), O: T.Buffer((1,), "float32")):
+    O[0] = T.float32(7)
+    for i in range(1000000):
+        for j in range(1000000):
+            O[0] = A[0]
+'''), one_func('''
+@T.prim_func
+def f(A: T.Buffer((1,), "float32"), O: T.Buffer((1,), "float32")):
+    O[0] = T.float32(7)
+    for i, j in T.grid(1000000, 1000000):
+        with T.sblock("b"):
+            vi, vj = T.axis.remap("SS", [i, j])
+            O[0] = A[0]
+'''), one_func('''
+@T.prim_func
+def f(A: T.Buffer((1,), "float32"), O: T.Buffer((1,), "float32")):
+    O[0] = T.float32(7)
+    for i in range(40000):
+        for j in range(30000):
+            if A[0] > T.float32(0):
+                O[0] = A[0]
+            else:
+                O[0] = A[0] + T.float32(1)
+''')]
+    for func in funcs:
+        for mode in MODES:
+            out = np.zeros(1, np.float32)
+            with pytest.raises(ResourceError) as info:
+                run_prim_func(func, [np.ones(1, np.float32), out], mode=mode)
+            assert info.value.rule == "EXEC-tir-limit-1" and "1000000000" in info.value.message
+            assert out[0] in (0, 7), mode
+
+
+def test_a_loop_the_limit_stops_midway_stops_at_the_same_statement_in_every_mode():
+    # The body takes one step when the branch is skipped, two when it runs: the loop
+    # may finish within 150 steps when it starts, and passes them at i = 74.
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((100,), "int32"), O: T.Buffer((100,), "int32")):
+    for i in range(100):
+        if A[i] > 0:
+            O[i] = A[i] * 2
+''')
+    for mode in MODES:
+        out = np.zeros(100, np.int32)
+        with pytest.raises(ResourceError) as info:
+            run_prim_func(func, [np.ones(100, np.int32), out], mode=mode, max_steps=150)
+        assert "ran more than 150 steps" in info.value.message
+        assert (out[:74] == 2).all() and (out[74:] == 0).all(), mode
+
+
+def test_a_loop_that_may_return_early_is_not_refused():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((1,), "int32")) -> T.int32:
+    for i in range(1000000000000):
+        if i == 3:
+            return A[0] + 1
+        A[0] = A[0] + 1
+    return 0
+''')
+    for mode in MODES:
+        a = np.zeros(1, np.int32)
+        assert run_prim_func(func, [a], mode=mode).value == 4 and a[0] == 3
+
+
+def test_thread_loops_that_pass_the_step_limit_fail_before_they_start():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((1,), "int32")):
+    tx = T.int32()
+    with T.launch_thread(tx, 1000):
+        A[0] = A[0] + 1
+''')
+    a = np.zeros(1, np.int32)
+    run_prim_func(func, [a], max_steps=1001)
+    assert a[0] == 1000
+    with pytest.raises(ResourceError) as info:
+        run_prim_func(func, [a], max_steps=1000)
+    assert info.value.rule == "EXEC-tir-limit-1" and a[0] == 1000
+
+
+@pytest.mark.parametrize("text", ['''
+@T.prim_func
+def f(A: T.Buffer((64,), "float32"), O: T.Buffer((64,), "float32")):
+    for i in range(64):
+        with T.sblock("b"):
+            vi = T.axis.spatial(64, i)
+            O[vi] = A[vi]
+''', '''
+@T.prim_func
+def f(A: T.Buffer((8, 8), "float32"), O: T.Buffer((8, 8), "float32")):
+    for i, j in T.grid(8, 8):
+        O[i, j] = A[i, j]
+''', '''
+@T.prim_func
+def f(A: T.Buffer((8, 16), "float32"), O: T.Buffer((8, 8), "float32")):
+    for i, j, k in T.grid(8, 8, 16):
+        with T.sblock("r"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                O[vi, vj] = T.float32(0)
+            O[vi, vj] = O[vi, vj] + A[vi, vk]
+'''])
+def test_the_vectorized_path_charges_the_steps_of_the_scalar_path(text):
+    func = one_func(text)
+    steps = {}
+    for mode in MODES:
+        stats = {}
+        args = [np.ones([b.value for b in buf.shape], np.float32)
+                for _, buf in func.buffer_map]
+        run_prim_func(func, args, mode=mode, stats=stats)
+        steps[mode] = stats["steps"]
+        assert mode == "scalar" or stats["vectorized"] == 1
+    assert steps["vectorized"] == steps["auto"] == steps["scalar"]
 
 
 def test_assert_and_let():
@@ -758,6 +887,44 @@ def f(A: T.Buffer((2,), "float32")):
     with pytest.raises(ResourceError) as info:
         run_prim_func(func, [np.zeros(2, np.float32)])
     assert "1000000" in info.value.message and info.value.rule == "EXEC-tir-limit-2"
+
+
+@pytest.mark.parametrize("alloc", [
+    'p = T.allocate([100000000000], "float32", "global")\n    X = T.decl_buffer((1,), "float32", data=p)',
+    'p = T.allocate([3000000000], "float32", "global")\n    X = T.decl_buffer((1,), "float32", data=p)',
+    'p = T.allocate([100000, 100000], "float32", "global")\n    X = T.decl_buffer((1,), "float32", data=p)',
+    'X = T.decl_buffer((100000 * 100000,), "float32")',
+    'X = T.decl_buffer((3000000000,), "float32")',
+])
+def test_allocation_limit_of_allocate_and_decl_buffer(alloc):
+    func = one_func(f'''
+@T.prim_func
+def f(A: T.Buffer((2,), "float32")):
+    {alloc}
+    X[0] = T.float32(1)
+    A[0] = X[0]
+''')
+    for mode in MODES:
+        with pytest.raises(ResourceError) as info:
+            run_prim_func(func, [np.zeros(2, np.float32)], mode=mode)
+        assert info.value.rule == "EXEC-tir-limit-2" and "elements" in info.value.message
+
+
+def test_allocate_checks_each_extent():
+    func = one_func('''
+@T.prim_func
+def f(A: T.Buffer((2,), "float32"), n: T.int32):
+    p = T.allocate([n, n], "float32", "global")
+    X = T.decl_buffer((1,), "float32", data=p)
+    X[0] = T.float32(1)
+    A[0] = X[0]
+''')
+    a = np.zeros(2, np.float32)
+    run_prim_func(func, [a, 2])
+    assert a[0] == 1
+    with pytest.raises(RuntimeCheckError) as info:
+        run_prim_func(func, [a, -2])
+    assert info.value.check == "shape_mismatch" and "negative" in info.value.message
 
 
 def test_match_buffer_views_a_region():

@@ -1,0 +1,92 @@
+"""Untyped TIR integer literals take TVM's type: int32 when the value fits, else int64,
+an error beyond int64 (SYN-prim-1); the printer reads them back."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import tir
+from relax_ref.ir.dtype import INT32, INT64
+from relax_ref.ir.equal import assert_structural_equal
+from relax_ref.parser.builder import parse
+from relax_ref.parser.printer import print_module
+from relax_ref.semantics.errors import ParseError
+from relax_ref.semantics.tir_interp import run_prim_func
+
+HEAD = '''
+@T.prim_func
+def f(A: T.Buffer((1,), "int64"), I: T.Buffer((1,), "int32"), O: T.Buffer((1,), "float32")):
+'''
+
+
+def func(body: str) -> tir.PrimFunc:
+    (f,) = [f for f in parse(HEAD + "    " + body + "\n").functions.values()
+            if isinstance(f, tir.PrimFunc)]
+    return f
+
+
+def run(body: str, i: int = 0):
+    a, ii, o = np.zeros(1, np.int64), np.array([i], np.int32), np.zeros(1, np.float32)
+    run_prim_func(func(body), [a, ii, o])
+    return a[0], ii[0], o[0]
+
+
+def stored(body: str) -> P.PrimExpr:
+    return func(body).body.value
+
+
+def test_a_literal_beyond_int32_is_int64():
+    assert run('O[0] = T.Cast("float32", 3000000000)')[2] == np.float32(3e9)
+    value = stored('O[0] = T.Cast("float32", 3000000000)')
+    assert value.value.dtype == INT64 and value.value.value == 3000000000
+    assert stored('O[0] = T.Cast("float32", 2147483647)').value.dtype == INT32
+    assert stored('O[0] = T.Cast("float32", -2147483648)').value.dtype == INT32
+    assert stored('O[0] = T.Cast("float32", -2147483649)').value.dtype == INT64
+
+
+def test_folded_literals_are_typed_by_their_value():
+    assert run('A[0] = T.Cast("int64", 100000 * 100000)')[0] == 10**10
+
+
+def test_a_literal_that_does_not_fit_the_other_side_widens_it():
+    # TVM: T.Cast("int64", I) + T.int64(3000000000)
+    value = stored('A[0] = T.Cast("int64", I[0] + 3000000000)')
+    assert value.dtype == INT64 and isinstance(value.a, P.Cast) and value.b.dtype == INT64
+    assert run('A[0] = T.Cast("int64", I[0] + 3000000000)', 5)[0] == 3000000005
+    assert run('A[0] = T.Cast("int64", 3000000000 * I[0])', 2)[0] == 6000000000
+    # A literal that fits still takes the other side's type.
+    assert stored('I[0] = I[0] + 7').b.dtype == INT32
+    assert stored('A[0] = A[0] + 7').b.dtype == INT64
+
+
+@pytest.mark.parametrize("body, words", [
+    ('A[0] = T.Cast("int64", 9223372036854775808)', "does not fit int64"),
+    ('A[0] = T.Cast("int64", -9223372036854775809)', "does not fit int64"),
+    ('A[0] = A[0] + 9223372036854775808', "does not fit int64"),
+    ('I[0] = 3000000000', "does not fit int32"),
+])
+def test_literals_that_fit_no_type_are_errors(body, words):
+    with pytest.raises(ParseError) as info:
+        func(body)
+    assert words in info.value.message and info.value.rule == "SYN-prim-1"
+
+
+def test_int64_extremes_are_literals():
+    assert run('A[0] = T.Cast("int64", 9223372036854775807)')[0] == 2**63 - 1
+    assert run('A[0] = T.Cast("int64", -9223372036854775808)')[0] == -2**63
+
+
+@pytest.mark.parametrize("body", [
+    'O[0] = T.Cast("float32", 3000000000)',
+    'A[0] = T.Cast("int64", I[0] + 3000000000)',
+    'A[0] = T.Cast("int64", -3000000000 * I[0])',
+    'I[0] = -2147483648',
+    'O[0] = T.Cast("float32", 2147483647 + I[0])',
+])
+def test_wide_literals_print_and_read_back(body):
+    module = parse(HEAD + "    " + body + "\n")
+    text = print_module(module)
+    again = parse(text)
+    assert_structural_equal(again, module)
+    assert print_module(again) == text
