@@ -1568,6 +1568,21 @@ def f(A: T.Buffer((4,), "float32"), O: T.Buffer((4,), "float32")):
 
     f = PRIM + '''
 def f(A: T.Buffer((4,), "float32"), O: T.Buffer((4,), "float32")):
+    for i in T.serial(4):
+        O[i] = A[i]
+    for k in range(T.int64(1000000000000)):
+        O[0] = A[0]
+'''
+    cases.append(case(
+        "step_limit_resource",
+        module([f], call_main([("x", ann((4,)))], ["x"], ann((4,)))),
+        [trap([tensor(f32([1, 2, 3, 4]))], "resource")],
+        ["EXEC-tir-limit-1"],
+        "A loop of 10**12 iterations would pass the TIR step limit (10**9 steps): it "
+        "fails before its first iteration (resource), not after hours."))
+
+    f = PRIM + '''
+def f(A: T.Buffer((4,), "float32"), O: T.Buffer((4,), "float32")):
     C = T.sblock_alloc_buffer((T.int64(1099511627776),))
     for i in T.serial(4):
         with T.sblock("c"):
