@@ -260,8 +260,11 @@ class Interpreter:
                                         f"in relax_ref yet", e.span, check="unsupported",
                                         rule="EXEC-op-1")
             args = self.operands(e.args, frame)
-            if type(e.struct_info) is si.TensorStructInfo:
-                self.check_result_size(e.struct_info, frame, e.span, opdef.short_name)
+            if type(e.struct_info) is si.TensorStructInfo:  # EXEC-limit-1, before it runs
+                nbytes = _planned_nbytes(e.struct_info, frame)
+                if nbytes is not None and nbytes > self.limits.max_tensor_bytes:
+                    raise self._result_too_large(e.struct_info, nbytes, e.span,
+                                                 opdef.short_name)
             try:
                 result = opdef.compute(e.attrs, *args)
             except OpRuntimeError as err:
@@ -344,19 +347,16 @@ class Interpreter:
             raise
         return () if result is None else result
 
-    def check_result_size(self, sinfo: si.TensorStructInfo, frame: Frame, span,
-                          what: str) -> None:
-        """EXEC-limit-1 before an op runs: a result whose struct info gives its shape
-        (under the current symbolic values) and dtype must fit the limit. Results of
-        unknown size are checked once computed."""
-        nbytes = _planned_nbytes(sinfo, frame.syms if frame.parent is None
-                                 else frame.sym_env())
-        if nbytes is not None and nbytes > self.limits.max_tensor_bytes:
-            from relax_ref.semantics.normalize import print_sinfo
+    def _result_too_large(self, sinfo: si.TensorStructInfo, nbytes: int, span,
+                          what: str) -> ResourceError:
+        """EXEC-limit-1 before an op runs: its result, whose struct info gives its shape
+        (under the current symbolic values) and dtype, would not fit the limit. Results
+        of unknown size are checked once computed."""
+        from relax_ref.semantics.normalize import print_sinfo
 
-            raise ResourceError(f"{what}: the result, {print_sinfo(sinfo)}, would need "
-                                f"{nbytes} bytes, more than the limit of "
-                                f"{self.limits.max_tensor_bytes}", span, rule="EXEC-limit-1")
+        return ResourceError(f"{what}: the result, {print_sinfo(sinfo)}, would need {nbytes} "
+                             f"bytes, more than the limit of {self.limits.max_tensor_bytes}",
+                             span, rule="EXEC-limit-1")
 
     def alloc_output(self, sinfo: si.StructInfo, frame: Frame, span) -> np.ndarray:
         """A fresh, poisoned tensor for a DPS output (EXEC-dps-1)."""
@@ -740,15 +740,17 @@ def _tensor_plan(sinfo: si.TensorStructInfo) -> tuple:
     return entry
 
 
-def _planned_nbytes(sinfo: si.TensorStructInfo, env: dict) -> int | None:
-    """The bytes of a tensor of struct info ``sinfo`` under ``env``; None when the
-    shape or dtype is unknown or a dimension cannot be evaluated."""
+def _planned_nbytes(sinfo: si.TensorStructInfo, frame: Frame) -> int | None:
+    """The bytes of a tensor of struct info ``sinfo`` under the frame's symbolic
+    values; None when the shape or dtype is unknown or a dimension cannot be
+    evaluated."""
     entry = _TENSOR_PLANS.get(id(sinfo))
     if entry is None or entry[0] is not sinfo:
         entry = _tensor_plan(sinfo)
     _, want, dims, static, nbytes = entry
     if static or not want or dims is None:
         return nbytes
+    env = frame.syms if frame.parent is None else frame.sym_env()
     count = want.itemsize
     for d in dims:
         if type(d) is int:
