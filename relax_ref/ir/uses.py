@@ -5,15 +5,17 @@ the ids of the variables it reads (nested If branches and nested functions inclu
 and whether it contains a function literal. Passes use it for liveness and dead code;
 the interpreter uses it to drop values after their last use.
 
-``stored_storage(func)`` is the storage a PrimFunc may store into: the data variable
-(or, without one, the buffer) of every buffer a ``BufferStore`` targets, directly or
-through a ``match_buffer`` view. The interpreter uses it to keep read-only arguments
-(module constants) from being written.
+``tir_nodes(stmt)`` walks every node of a TIR statement. ``stored_storage(func)`` is
+the storage a PrimFunc may store into: the data variable (or, without one, the buffer)
+of every buffer a ``BufferStore`` targets, directly or through a ``match_buffer`` view.
+The interpreter uses it to keep read-only arguments (module constants) from being
+written.
 """
 from __future__ import annotations
 
 import dataclasses
 
+from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import tir
 
@@ -68,23 +70,34 @@ class _Uses:
         self.expr(s.body)
 
 
+def tir_nodes(root):
+    """Every node under a TIR statement or expression, the root included: statements,
+    expressions, buffer regions, ranges and iteration variables, depth-first (buffers'
+    own shapes are not descended into)."""
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (tuple, list)):
+            pending.extend(reversed(node))
+        elif isinstance(node, _TIR_NODES):
+            yield node
+            pending.extend(reversed([getattr(node, f.name)
+                                     for f in dataclasses.fields(node)]))
+
+
+_TIR_NODES = (tir.Stmt, P.PrimExpr, tir.IterVar, tir.Range, tir.BufferRegion,
+              tir.MatchBufferRegion)
+
+
 def stored_storage(func: tir.PrimFunc) -> set:
     """The data variables (or buffers without one) that ``func`` may store into."""
     stored: set = set()
     views: list[tir.MatchBufferRegion] = []
-    pending: list = [func.body]
-    while pending:
-        node = pending.pop()
+    for node in tir_nodes(func.body):
         if isinstance(node, tir.BufferStore):
             stored.add(_storage_key(node.buffer))
-        elif isinstance(node, tir.SBlock):
-            views.extend(node.match_buffers)
-        for f in dataclasses.fields(node):
-            value = getattr(node, f.name)
-            if isinstance(value, tir.Stmt):
-                pending.append(value)
-            elif isinstance(value, tuple):
-                pending.extend(v for v in value if isinstance(v, tir.Stmt))
+        elif isinstance(node, tir.MatchBufferRegion):
+            views.append(node)
     # A store into a match_buffer view stores into the region's buffer (views of views
     # included).
     changed = True

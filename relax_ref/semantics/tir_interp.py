@@ -25,7 +25,6 @@ memory model's ``memory.poison_array``, used for every fresh buffer.
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import Any, Callable
 
@@ -35,7 +34,7 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import tir
 from relax_ref.ir.dtype import DataType, DTypeError
 from relax_ref.ir.numpy_dtype import dtype_of_numpy
-from relax_ref.ir.uses import stored_storage
+from relax_ref.ir.uses import stored_storage, tir_nodes
 from relax_ref.semantics.errors import RelaxError, ResourceError
 from relax_ref.semantics.memory import poison_array
 from relax_ref.semantics.values import PrimScalar
@@ -639,18 +638,8 @@ def _constant_int(e: P.IntImm) -> int:
 
 def _may_return(node) -> bool:
     """Whether ``T.ret`` occurs anywhere in a statement or expression."""
-    if isinstance(node, P.Call):
-        if isinstance(node.op, str) and _intrinsic_name(node.op) == "ret":
-            return True
-        return any(_may_return(a) for a in node.args)
-    if isinstance(node, P.PrimExpr):
-        return any(_may_return(c) for c in P.children(node))
-    if isinstance(node, (tuple, list)):
-        return any(_may_return(x) for x in node)
-    if isinstance(node, (tir.Stmt, tir.IterVar, tir.Range, tir.BufferRegion,
-                         tir.MatchBufferRegion)):
-        return any(_may_return(getattr(node, f.name)) for f in dataclasses.fields(node))
-    return False
+    return any(isinstance(n, P.Call) and isinstance(n.op, str)
+               and _intrinsic_name(n.op) == "ret" for n in tir_nodes(node))
 
 
 least_steps = _NodeCache(_least_steps)
