@@ -15,6 +15,7 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import INT64, VOID, DataType
+from relax_ref.semantics.tir_exprs import float_to_int
 from relax_ref.solver.simplify import expr_text  # how messages show a dimension
 from relax_ref.solver.simplify import structural_key
 
@@ -313,20 +314,14 @@ def quiet(fn: Callable) -> Callable:
 
 
 def cast_value(value, dtype) -> np.ndarray:
-    """A TIR ``Cast`` of NumPy values (EXEC-tir-cast-2, as ``tir_exprs._cast`` casts
-    one TIR value): floats to integers truncate toward zero, and NaN, infinities and
-    values outside the target's range give x86's value, the signed minimum or the
-    unsigned maximum; any other conversion is NumPy's astype."""
+    """A TIR ``Cast`` of NumPy values: floats to integers as ``tir_exprs.float_to_int``
+    (EXEC-tir-cast-2: truncation toward zero; NaN, infinities and values outside the
+    target's range give x86's value), any other conversion NumPy's astype."""
     value = np.asarray(value)
     dtype = np.dtype(dtype)
     with np.errstate(all="ignore"):
         if _is_float_dtype(value.dtype) and dtype.kind in "iu":
-            info = np.iinfo(dtype)
-            t = np.trunc(value.astype(np.float64))
-            ok = np.isfinite(t) & (t >= float(info.min)) & (t < float(info.max) + 1.0)
-            out = np.where(ok, t, 0.0).astype(dtype)
-            out[~ok] = info.min if dtype.kind == "i" else info.max
-            return out
+            return np.asarray(float_to_int(value, dtype))
         return value.astype(dtype)
 
 

@@ -65,6 +65,21 @@ def out_of_range_int(dtype: DataType) -> np.generic:
     return _np(dtype).type(lo if dtype.is_int else hi)
 
 
+def float_to_int(v, to: np.dtype):
+    """EXEC-tir-cast-2 on a NumPy float value or array: truncation toward zero; NaN,
+    infinities and values outside ``to``'s range (LLVM's fptosi poison) give x86's
+    value, as ``out_of_range_int``. ``R.astype`` converts with it too (ops.common)."""
+    t = np.trunc(v.astype(np.float64))
+    info = np.iinfo(to)
+    ok = np.isfinite(t) & (t >= float(info.min)) & (t < float(info.max) + 1.0)
+    poison = info.min if to.kind == "i" else info.max
+    if not isinstance(ok, np.ndarray):
+        return to.type(int(t) if ok else poison)
+    out = np.where(ok, t, 0.0).astype(to)
+    out[~ok] = poison
+    return out
+
+
 @lru_cache(maxsize=None)
 def _np(dt: DataType) -> np.dtype:
     try:
@@ -198,16 +213,7 @@ def _cast(v, src: DataType, dst: DataType, node):
     if dst.is_bool:
         return v != 0  # a float NaN converts to True (LLVM's fcmp une)
     if src.is_float and dst.is_integer:
-        # EXEC-tir-cast-2: truncation toward zero; NaN, infinities and values outside the
-        # target's range (LLVM's fptosi poison) give the target's poison value.
-        t = np.trunc(_to_f64(v))
-        lo, hi = dtype_range(dst)
-        ok = np.isfinite(t) & (t >= float(lo)) & (t < float(hi + 1))
-        if not isinstance(ok, np.ndarray):
-            return to.type(int(t)) if ok else out_of_range_int(dst)
-        out = np.where(ok, t, 0.0).astype(to)
-        out[~ok] = out_of_range_int(dst)
-        return out
+        return float_to_int(v, to)
     if dst.is_float or dst.is_integer:
         # int->int wraps (EXEC-tir-int-1); int->float and float->float round to nearest.
         return v.astype(to)
