@@ -73,7 +73,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _sym_values(specs: list[str]) -> dict[str, int]:
-    from relax_ref.semantics.inputs import INT64_MAX, INT64_MIN
+    from relax_ref.semantics.memory import INT64_MAX, INT64_MIN
 
     out = {}
     for spec in specs or []:

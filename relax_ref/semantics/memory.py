@@ -55,7 +55,7 @@ def poison_array(shape: tuple[int, ...], dtype: DataType) -> np.ndarray:
     return raw.view(np_dtype).reshape(shape)
 
 
-INT64_MAX = 2**63 - 1
+INT64_MIN, INT64_MAX = -2**63, 2**63 - 1  # the range of TVM's shapes and integer scalars
 
 
 def itemsize(dtype: DataType) -> int:
