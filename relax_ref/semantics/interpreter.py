@@ -725,7 +725,7 @@ _TENSOR_PLANS: dict[int, tuple] = {}
 
 def _tensor_plan(sinfo: si.TensorStructInfo) -> tuple:
     entry = _TENSOR_PLANS.get(id(sinfo))
-    if entry is None or entry[0] is not sinfo:  # (inlined in _tensor_conforms)
+    if entry is None or entry[0] is not sinfo:  # (its callers repeat this lookup in place)
         if len(_TENSOR_PLANS) >= 100_000:
             _TENSOR_PLANS.clear()
         try:
