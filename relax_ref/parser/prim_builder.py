@@ -104,6 +104,10 @@ def typed_const(dtype: DataType, value) -> P.PrimExpr:
         value = int(value)
     if not isinstance(value, int):
         raise PrimBuildError(f"T.{dtype}() needs a number")
+    if dtype.is_integer and dtype.lanes == 1 and not fits(value, dtype):
+        lo, hi = _int_range(dtype)
+        raise PrimBuildError(f"T.{dtype}({value}): the value is outside the range of "
+                             f"{dtype}, [{lo}, {hi}] (TVM refuses it too)")
     return P.IntImm(int(value), dtype)
 
 

@@ -90,3 +90,19 @@ def test_wide_literals_print_and_read_back(body):
     again = parse(text)
     assert_structural_equal(again, module)
     assert print_module(again) == text
+
+
+@pytest.mark.parametrize("const", ["T.int32(3000000000)", "T.uint8(-1)", "T.uint8(256)",
+                                   "T.int8(-129)"])
+def test_typed_constants_must_fit_their_type(const):
+    """SYN-prim-1: TVM refuses them ("Literal value ... exceeds", "cannot make uint from
+    negative value"); wrapping them would change the program silently."""
+    with pytest.raises(ParseError) as info:
+        func(f"O[0] = T.Cast(\"float32\", {const})")
+    assert "outside the range" in info.value.message
+
+
+def test_typed_constants_at_the_ends_of_their_range_are_fine():
+    for const in ("T.int8(-128)", "T.uint8(255)", "T.int64(-9223372036854775808)",
+                  "T.uint64(18446744073709551615)"):
+        func(f"O[0] = T.Cast(\"float32\", {const})")
