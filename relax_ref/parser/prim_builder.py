@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import math
 
+import ml_dtypes
+
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir.dtype import BOOL, INT32, INT64, DataType, DTypeError, parse_dtype
+from relax_ref.ir.numpy_dtype import numpy_dtype
 
 FLOAT32 = parse_dtype("float32")
 
@@ -69,13 +72,29 @@ def int_literal_dtype(value: int, default: DataType) -> DataType:
                          f"untyped integer literal takes)")
 
 
+def float_const(value, dtype: DataType) -> P.FloatImm:
+    """A float constant of ``dtype``. A finite value beyond the type's largest is an
+    error, as TVM's "Literal value ... exceeds maximum of float32" (SYN-prim-1); infinities
+    are written as strings, ``T.float32("inf")``."""
+    value = float(value)
+    if math.isfinite(value) and dtype.lanes == 1:
+        try:
+            biggest = float(ml_dtypes.finfo(numpy_dtype(dtype)).max)
+        except (DTypeError, ValueError, TypeError):  # no NumPy type: nothing to check
+            biggest = math.inf
+        if abs(value) > biggest:
+            raise PrimBuildError(f"float literal {value!r} is beyond the largest {dtype} "
+                                 f"({biggest!r}); TVM refuses it too")
+    return P.FloatImm(value, dtype)
+
+
 def literal(value, dtype: DataType) -> P.PrimExpr:
     """A constant of ``dtype`` for a Python bool, int or float. An integer must be a value
     of an integer ``dtype`` (SYN-prim-1; TVM: "Literal value ... exceeds range")."""
     if isinstance(value, bool):
         return P.IntImm(int(value), BOOL if dtype.is_bool or not dtype.is_float else dtype)
     if dtype.is_float:
-        return P.FloatImm(float(value), dtype)
+        return float_const(value, dtype)
     if isinstance(value, float):
         if not value.is_integer():
             raise PrimBuildError(f"float literal {value!r} where an integer of type {dtype} is expected")
@@ -93,7 +112,7 @@ def typed_const(dtype: DataType, value) -> P.PrimExpr:
     if dtype.is_float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise PrimBuildError(f"T.{dtype}() needs a number")
-        return P.FloatImm(float(value), dtype)
+        return float_const(value, dtype)
     if dtype.is_bool:
         if not isinstance(value, (bool, int)):
             raise PrimBuildError("T.bool() needs True or False")
@@ -116,7 +135,7 @@ def as_expr(value, default: DataType) -> P.PrimExpr:
         return value
     if isinstance(value, (bool, int, float)):
         if isinstance(value, float) and not default.is_float:
-            return P.FloatImm(value, FLOAT32)
+            return float_const(value, FLOAT32)
         if isinstance(value, int) and not isinstance(value, bool) and not default.is_float \
                 and not default.is_bool:
             return literal(value, int_literal_dtype(value, default))

@@ -1,5 +1,6 @@
-"""Untyped TIR integer literals take TVM's type: int32 when the value fits, else int64,
-an error beyond int64 (SYN-prim-1); the printer reads them back."""
+"""TIR literals as TVM types them (SYN-prim-1): an untyped integer is int32 when the value
+fits, else int64, an error beyond int64; typed constants and float literals must fit
+their type; the printer reads them back."""
 from __future__ import annotations
 
 import numpy as np
@@ -105,4 +106,20 @@ def test_typed_constants_must_fit_their_type(const):
 def test_typed_constants_at_the_ends_of_their_range_are_fine():
     for const in ("T.int8(-128)", "T.uint8(255)", "T.int64(-9223372036854775808)",
                   "T.uint64(18446744073709551615)"):
+        func(f"O[0] = T.Cast(\"float32\", {const})")
+
+
+@pytest.mark.parametrize("const", ["T.float32(3.5e38)", "T.float32(-3.5e38)", "3.5e38",
+                                   "T.float16(70000.0)"])
+def test_float_literals_beyond_their_type_are_errors(const):
+    """SYN-prim-1: TVM refuses them ("exceeds maximum of float32"); they would otherwise
+    become infinities silently."""
+    with pytest.raises(ParseError) as info:
+        func(f"O[0] = T.Cast(\"float32\", {const})")
+    assert "beyond the largest" in info.value.message
+
+
+def test_float_literals_within_range_and_infinities_are_fine():
+    for const in ("T.float32(3.4e38)", "T.float32(1e-50)", "T.float16(65504.0)",
+                  'T.float32("inf")', 'T.float32("-inf")'):
         func(f"O[0] = T.Cast(\"float32\", {const})")
