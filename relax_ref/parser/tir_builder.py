@@ -303,6 +303,8 @@ class TirReader(Reader):
             if isinstance(value, P.PrimExpr) and value.dtype != buf.dtype and \
                     isinstance(value, (P.IntImm, P.FloatImm)):
                 value = pb.literal(value.value, buf.dtype)
+            if value.dtype != buf.dtype and value.dtype.lanes == buf.dtype.lanes:
+                value = P.Cast(buf.dtype, value)  # SYN-tir-3: as TVM builds the store
             return tir.BufferStore(buf, value, indices, span=span)
         callee = self._callee_path(value_node)
         # vi, vj, vk = T.axis.remap("SSR", [i, j, k])

@@ -123,3 +123,26 @@ def test_float_literals_within_range_and_infinities_are_fine():
     for const in ("T.float32(3.4e38)", "T.float32(1e-50)", "T.float16(65504.0)",
                   'T.float32("inf")', 'T.float32("-inf")'):
         func(f"O[0] = T.Cast(\"float32\", {const})")
+
+
+MIXED_STORES = '''
+@T.prim_func
+def f(A: T.Buffer((4,), "int32"), B: T.Buffer((4,), "int64"), C: T.Buffer((4,), "float32")):
+    A[0] = B[0]
+    C[0] = A[0]
+'''
+
+
+def test_a_store_of_another_type_is_cast_as_tvm_builds_it():
+    """SYN-tir-3: TVM's builder wraps the stored value in a Cast to the buffer's type
+    (it prints ``A[0] = T.Cast("int32", B[0])``); the printed form reads back the same."""
+    mod = parse(MIXED_STORES)
+    printed = print_module(mod)
+    assert 'A[0] = T.Cast("int32", B[0])' in printed
+    assert 'C[0] = T.Cast("float32", A[0])' in printed
+    assert print_module(parse(printed)) == printed
+    (f,) = mod.functions.values()
+    a, b, c = np.zeros(4, np.int32), np.array([2**33 + 5, 0, 0, 0], np.int64), \
+        np.zeros(4, np.float32)
+    run_prim_func(f, [a, b, c])
+    assert a[0] == 5 and c[0] == 5.0  # int64 -> int32 wraps (EXEC-tir-cast-1)
