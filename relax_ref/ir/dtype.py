@@ -72,6 +72,16 @@ class DataType:
     def is_handle(self) -> bool:
         return self.code == "handle"
 
+    def int_range(self) -> tuple[int, int]:
+        """The closed range of an integer or bool type's values; ValueError otherwise."""
+        if self.is_bool:
+            return 0, 1
+        if self.is_uint:
+            return 0, (1 << self.bits) - 1
+        if self.is_int:
+            return -(1 << (self.bits - 1)), (1 << (self.bits - 1)) - 1
+        raise ValueError(f"{self} is not an integer type")
+
     def with_lanes(self, lanes: int) -> "DataType":
         return DataType(self.code, self.bits, lanes)
 

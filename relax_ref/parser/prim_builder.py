@@ -45,16 +45,9 @@ class PrimBuildError(ValueError):
     """An invalid PrimExpr construction; the builder adds the span."""
 
 
-def _int_range(dtype: DataType) -> tuple[int, int]:
-    """The closed range of an integer type's values."""
-    if dtype.is_uint:
-        return 0, (1 << dtype.bits) - 1
-    return -(1 << (dtype.bits - 1)), (1 << (dtype.bits - 1)) - 1
-
-
 def fits(value: int, dtype: DataType) -> bool:
     """Whether the integer ``value`` is a value of the integer type ``dtype``."""
-    lo, hi = _int_range(dtype)
+    lo, hi = dtype.int_range()
     return lo <= value <= hi
 
 
@@ -101,7 +94,7 @@ def literal(value, dtype: DataType) -> P.PrimExpr:
         value = int(value)
     value = int(value)
     if dtype.is_integer and not fits(value, dtype):
-        lo, hi = _int_range(dtype)
+        lo, hi = dtype.int_range()
         raise PrimBuildError(f"integer literal {value} does not fit {dtype}: expected a value "
                              f"in [{lo}, {hi}]")
     return P.IntImm(value, dtype)
@@ -124,7 +117,7 @@ def typed_const(dtype: DataType, value) -> P.PrimExpr:
     if not isinstance(value, int):
         raise PrimBuildError(f"T.{dtype}() needs a number")
     if dtype.is_integer and dtype.lanes == 1 and not fits(value, dtype):
-        lo, hi = _int_range(dtype)
+        lo, hi = dtype.int_range()
         raise PrimBuildError(f"T.{dtype}({value}): the value is outside the range of "
                              f"{dtype}, [{lo}, {hi}] (TVM refuses it too)")
     return P.IntImm(int(value), dtype)
@@ -301,12 +294,9 @@ def extreme_value(kind: str, dtype: DataType) -> P.PrimExpr:
         return P.FloatImm(value, dtype)
     if dtype.is_bool:
         return P.IntImm(1 if kind == "max_value" else 0, BOOL)
-    if dtype.is_int:
-        lo, hi = -(1 << (dtype.bits - 1)), (1 << (dtype.bits - 1)) - 1
-    elif dtype.is_uint:
-        lo, hi = 0, (1 << dtype.bits) - 1
-    else:
+    if not dtype.is_integer:
         raise PrimBuildError(f"T.{kind} is not defined for {dtype}")
+    lo, hi = dtype.int_range()
     if kind in ("infinity", "neg_infinity"):
         raise PrimBuildError(f"T.{kind} is not defined for {dtype}")
     return P.IntImm(hi if kind == "max_value" else lo, dtype)

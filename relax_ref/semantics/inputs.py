@@ -156,8 +156,7 @@ def value_from_array(arr: np.ndarray, sinfo: si.StructInfo, what: str):
         if dt.is_bool:
             return PrimScalar(bool(_whole(item, what, 0, 1, "a bool")), dt)
         if dt.is_integer:
-            lo, hi = (0, (1 << dt.bits) - 1) if dt.is_uint else \
-                (-(1 << (dt.bits - 1)), (1 << (dt.bits - 1)) - 1)
+            lo, hi = dt.int_range()
             return PrimScalar(_whole(item, what, lo, hi, f"an {dt} value"), dt)
         try:
             return PrimScalar(float(item), dt)

@@ -73,15 +73,11 @@ def truncmod(a: int, b: int) -> int:
 # ---------------------------------------------------------------------------
 
 def dtype_range(dtype: DataType) -> tuple[int, int]:
-    """The closed range of values of an integer or bool type."""
-    if dtype.is_bool:
-        return (0, 1)
-    if dtype.is_uint:
-        return (0, (1 << dtype.bits) - 1)
-    if dtype.is_int:
-        half = 1 << (dtype.bits - 1)
-        return (-half, half - 1)
-    raise UnsupportedExpr(f"{dtype} is not an integer type")
+    """The closed range of values of an integer or bool type (``DataType.int_range``)."""
+    try:
+        return dtype.int_range()
+    except ValueError as err:
+        raise UnsupportedExpr(str(err)) from None
 
 
 def cast_keeps_value(src: DataType, dst: DataType) -> bool:
