@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from relax_ref.semantics.errors import RelaxError, ResourceError
+from relax_ref.errors import RelaxError, ResourceError
 
 
 class CLIError(Exception):
@@ -246,7 +246,7 @@ def _build_arguments(func, args: argparse.Namespace, max_bytes: int):
 
 def _summary(value) -> str:
     from relax_ref.semantics.memory import count_poison
-    from relax_ref.semantics.values import describe_value
+    from relax_ref.values import describe_value
 
     if isinstance(value, np.ndarray):
         text = describe_value(value)
@@ -290,7 +290,7 @@ def _saved_arrays(outs: list) -> dict[str, np.ndarray]:
     from relax_ref.ir.dtype import DTypeError
     from relax_ref.ir.numpy_dtype import numpy_dtype
     from relax_ref.semantics.inputs import stored_form
-    from relax_ref.semantics.values import (
+    from relax_ref.values import (
         DTypeValue, PrimScalar, ShapeValue, StringValue, describe_value,
     )
 

@@ -196,7 +196,7 @@ class RelaxRefImpl(Implementation):
 
     def load(self, text: str, source: str):
         from relax_ref.parser.builder import parse
-        from relax_ref.semantics.errors import ParseError, RelaxError
+        from relax_ref.errors import ParseError, RelaxError
         from relax_ref.semantics.interpreter import Interpreter
 
         from relax_ref.semantics.well_formed import check_well_formed
@@ -217,9 +217,9 @@ class RelaxRefImpl(Implementation):
 
     def run(self, interp, entry: str, args: list) -> list:
         from relax_ref.ir.dtype import parse_dtype
-        from relax_ref.semantics.errors import ResourceError, RuntimeCheckError
+        from relax_ref.errors import ResourceError, RuntimeCheckError
         from relax_ref.semantics.interpreter import flatten_values
-        from relax_ref.semantics.values import PrimScalar, ShapeValue
+        from relax_ref.values import PrimScalar, ShapeValue
 
         def convert(v):
             if isinstance(v, Prim):

@@ -12,7 +12,7 @@ import numpy as np
 
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL
-from relax_ref.semantics.values import PrimScalar
+from relax_ref.values import PrimScalar
 
 from .common import (
     OpRuntimeError, broadcast_runtime_shapes, broadcast_sinfo, broadcast_values, cast_value,

@@ -25,7 +25,7 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL, INT64, VOID
-from relax_ref.semantics.values import ShapeValue
+from relax_ref.values import ShapeValue
 
 from .common import (
     OpRuntimeError, describe_sinfo, expr_text, fold_add, fold_mul, fresh, int_const,

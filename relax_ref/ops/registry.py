@@ -25,7 +25,7 @@ from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import VOID, DataType, DTypeError, parse_dtype
 from relax_ref.ir.span import Span
-from relax_ref.semantics.errors import StructInfoError
+from relax_ref.errors import StructInfoError
 
 _REQUIRED = object()
 

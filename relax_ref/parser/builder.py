@@ -10,7 +10,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from relax_ref.ir import relax as rx
-from relax_ref.semantics.errors import ParseError
+from relax_ref.errors import ParseError
 
 from .scope import Context, ModuleEnv
 from .syntax import parse_tree

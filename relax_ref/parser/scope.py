@@ -11,7 +11,7 @@ from lark import Token, Tree
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir.span import Span
-from relax_ref.semantics.errors import ParseError
+from relax_ref.errors import ParseError
 
 from . import prim_builder as pb
 from .syntax import decode_float, decode_int, decode_string, parse_tree, span_of

@@ -13,7 +13,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 from lark.indenter import PythonIndenter
 
 from relax_ref.ir.span import Span
-from relax_ref.semantics.errors import ParseError
+from relax_ref.errors import ParseError
 
 from .metadata import unescape_python_string
 

@@ -40,11 +40,11 @@ import numpy as np
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
-from relax_ref.semantics.errors import StructInfoError
+from relax_ref.errors import StructInfoError
 from relax_ref.semantics.inputs import InputError, random_value, symbols_needed
 from relax_ref.semantics.normalize import constant_sinfo, normalize, print_sinfo
 from relax_ref.semantics.sinfo_relations import Check, base_check, bind_symbolic
-from relax_ref.semantics.values import PrimScalar, ShapeValue
+from relax_ref.values import PrimScalar, ShapeValue
 from relax_ref.solver.analyzer import Analyzer
 from relax_ref.solver.evaluate import evaluate_int
 

@@ -35,7 +35,7 @@ from typing import Callable, Mapping
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
-from relax_ref.semantics.errors import StructInfoError
+from relax_ref.errors import StructInfoError
 from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.sinfo_relations import defined_symbols
 from relax_ref.solver.simplify import simplify

@@ -33,10 +33,10 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
 from relax_ref.ir.numpy_dtype import numpy_dtype
 from relax_ref.ops.registry import deduce_call_sinfo, lookup
-from relax_ref.semantics.errors import RelaxError
+from relax_ref.errors import RelaxError
 from relax_ref.semantics.interpreter import Frame, Interpreter, check_value
 from relax_ref.semantics.normalize import constant_sinfo, normalize
-from relax_ref.semantics.values import PrimScalar, ShapeValue
+from relax_ref.values import PrimScalar, ShapeValue
 
 from .registry import register_pass
 from .rewrite import RetypingRewriter, Rewriter, finish, used_vars

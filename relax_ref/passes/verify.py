@@ -26,10 +26,10 @@ from typing import Callable, Mapping
 import numpy as np
 
 from relax_ref.ir import relax as rx
-from relax_ref.semantics.errors import RelaxError, ResourceError, RuntimeCheckError
+from relax_ref.errors import RelaxError, ResourceError, RuntimeCheckError
 from relax_ref.semantics.inputs import InputError, random_value, symbols_needed
 from relax_ref.semantics.interpreter import Interpreter, flatten_values
-from relax_ref.semantics.values import PrimScalar, ShapeValue, describe_value
+from relax_ref.values import PrimScalar, ShapeValue, describe_value
 from relax_ref.semantics.well_formed import check_well_formed
 
 from .registry import Adapter, Pass

@@ -15,9 +15,9 @@ from relax_ref.ir.dtype import DataType, DTypeError, parse_dtype
 from relax_ref.ir.numpy_dtype import dtype_of_numpy, numpy_dtype
 from relax_ref.solver.evaluate import EvaluationError, evaluate_int
 
-from .errors import ResourceError
+from relax_ref.errors import ResourceError
 from .memory import DEFAULT_MAX_BYTES, INT64_MAX, INT64_MIN, MemoryCheckError, check_size
-from .values import PrimScalar, ShapeValue
+from relax_ref.values import PrimScalar, ShapeValue
 
 # Random tensors are drawn this many elements at a time into the result, so no float64
 # or int64 temporary of the full size exists; chunked draws give the same values.

@@ -31,10 +31,10 @@ from relax_ref.ops.registry import lookup
 from relax_ref.solver.evaluate import EvaluationError, evaluate_int
 
 from . import memory
-from .errors import RelaxError, ResourceError, RuntimeCheckError
+from relax_ref.errors import RelaxError, ResourceError, RuntimeCheckError
 from .liveness import release_plan
 from .packed import lookup_packed
-from .values import (
+from relax_ref.values import (
     Closure, DTypeValue, PackedFunc, PrimScalar, ShapeValue, StringValue, describe_value,
 )
 

@@ -31,7 +31,7 @@ from relax_ref.ir.dtype import BOOL
 from relax_ref.ir.numpy_dtype import dtype_of_numpy
 from relax_ref.ops.registry import canonicalize_call, deduce_call_sinfo, lookup
 from relax_ref.ops.structural import VOID_SINFO
-from relax_ref.semantics.errors import StructInfoError, WellFormedError
+from relax_ref.errors import StructInfoError, WellFormedError
 from relax_ref.semantics.sinfo_relations import (
     Check, base_check, bind_symbolic, defined_symbols, erase, join, substitute,
 )

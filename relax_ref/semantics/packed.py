@@ -17,7 +17,7 @@ from typing import Callable
 
 import numpy as np
 
-from .values import PrimScalar, ShapeValue, describe_value
+from relax_ref.values import PrimScalar, ShapeValue, describe_value
 
 
 @dataclass(frozen=True)

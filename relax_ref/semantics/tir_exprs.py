@@ -21,7 +21,7 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import tir
 from relax_ref.ir.dtype import DataType, DTypeError
 from relax_ref.ir.numpy_dtype import numpy_dtype
-from relax_ref.semantics.errors import RuntimeCheckError
+from relax_ref.errors import RuntimeCheckError
 from relax_ref.solver.evaluate import dtype_range
 
 

@@ -35,9 +35,9 @@ from relax_ref.ir import tir
 from relax_ref.ir.dtype import DataType, DTypeError
 from relax_ref.ir.numpy_dtype import dtype_of_numpy
 from relax_ref.ir.uses import stored_storage, tir_nodes
-from relax_ref.semantics.errors import RelaxError, ResourceError
+from relax_ref.errors import RelaxError, ResourceError
 from relax_ref.semantics.memory import poison_array
-from relax_ref.semantics.values import PrimScalar
+from relax_ref.values import PrimScalar
 from relax_ref.semantics.tir_exprs import (
     _NodeCache, _Return, _checked_indices, _error, _ill_typed, _intrinsic_name, _np, _text,
     _unsupported, out_of_range_int,

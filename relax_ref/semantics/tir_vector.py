@@ -28,7 +28,7 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import tir
 from relax_ref.ir.dtype import DataType
 from relax_ref.ir.equal import structural_equal
-from relax_ref.semantics.errors import RelaxError
+from relax_ref.errors import RelaxError
 from relax_ref.solver.evaluate import dtype_range
 
 from relax_ref.semantics.tir_exprs import (

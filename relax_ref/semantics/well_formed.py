@@ -23,7 +23,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
 from relax_ref.ir.span import Span
 from relax_ref.ops.registry import lookup
-from relax_ref.semantics.errors import RelaxError, WellFormedError
+from relax_ref.errors import RelaxError, WellFormedError
 from relax_ref.semantics.sinfo_relations import defined_symbols
 
 # Every rule this module checks, with the one-line statement spec/well_formed.md expands.

@@ -38,7 +38,7 @@ import numpy as np
 from relax_ref.ir import relax as rx
 from relax_ref.passes.registry import Pass, get_pass
 from relax_ref.passes.verify import PassVerificationError, check_pass
-from relax_ref.semantics.errors import RelaxError
+from relax_ref.errors import RelaxError
 
 from .strategies import GenOptions, RandomChoices, ReplayChoices, build_module, generate_text
 
@@ -264,7 +264,7 @@ def _trim(record: list[int]) -> list[int]:
 
 def _input_arrays(args: list) -> dict[str, np.ndarray]:
     from relax_ref.ir.numpy_dtype import numpy_dtype
-    from relax_ref.semantics.values import PrimScalar, ShapeValue
+    from relax_ref.values import PrimScalar, ShapeValue
 
     flat: list[np.ndarray] = []
 

@@ -14,8 +14,8 @@ from relax_ref.ir.dtype import parse_dtype
 from relax_ref.ir.prim_expr import IntImm, Var
 from relax_ref.ops.common import OpRuntimeError
 from relax_ref.ops.registry import canonicalize_call, deduce_call_sinfo, lookup
-from relax_ref.semantics.errors import StructInfoError
-from relax_ref.semantics.values import PrimScalar
+from relax_ref.errors import StructInfoError
+from relax_ref.values import PrimScalar
 from relax_ref.solver.analyzer import Analyzer
 from relax_ref.solver.simplify import expr_text
 

@@ -12,7 +12,7 @@ import pytest
 
 from relax_ref.ir.dtype import parse_dtype
 from relax_ref.ops.common import OpRuntimeError
-from relax_ref.semantics.errors import StructInfoError
+from relax_ref.errors import StructInfoError
 
 from .helpers import compute, deduce, dims, sym, tensor
 from .tvm_bridge import TvmBridge

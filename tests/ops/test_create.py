@@ -11,7 +11,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import parse_dtype
 from relax_ref.ops.common import OpRuntimeError
 from relax_ref.ops.create import arange_length
-from relax_ref.semantics.values import PrimScalar, ShapeValue
+from relax_ref.values import PrimScalar, ShapeValue
 from relax_ref.solver.evaluate import evaluate_int
 
 from .helpers import compute, deduce, dims, fails, same_dims, sym, tensor

@@ -11,8 +11,8 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import parse_dtype
 from relax_ref.ir.prim_expr import IntImm
 from relax_ref.ops.common import OpRuntimeError, broadcast_runtime_shapes
-from relax_ref.semantics.errors import StructInfoError
-from relax_ref.semantics.values import PrimScalar
+from relax_ref.errors import StructInfoError
+from relax_ref.values import PrimScalar
 
 from .helpers import compute, deduce, sym, tensor
 from .tvm_bridge import TvmBridge

@@ -11,7 +11,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import parse_dtype
 from relax_ref.ops.common import OpRuntimeError
 from relax_ref.ops.linalg import parse_einsum
-from relax_ref.semantics.errors import StructInfoError
+from relax_ref.errors import StructInfoError
 
 from .helpers import compute, deduce, dims, sym, tensor, tup
 from .tvm_bridge import TvmBridge

@@ -16,8 +16,8 @@ from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import INT64
 from relax_ref.ops.common import OpRuntimeError
-from relax_ref.semantics.errors import StructInfoError
-from relax_ref.semantics.values import ShapeValue
+from relax_ref.errors import StructInfoError
+from relax_ref.values import ShapeValue
 from relax_ref.solver.evaluate import evaluate_int
 from relax_ref.solver.simplify import expr_text
 

@@ -17,7 +17,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ops import nn
 from relax_ref.ops.common import OpRuntimeError
 from relax_ref.ops.registry import lookup
-from relax_ref.semantics.errors import StructInfoError
+from relax_ref.errors import StructInfoError
 from relax_ref.solver.analyzer import Analyzer
 from relax_ref.solver.evaluate import evaluate_int
 

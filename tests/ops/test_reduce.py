@@ -9,7 +9,7 @@ import pytest
 
 from relax_ref.ir.dtype import parse_dtype
 from relax_ref.ops.common import OpRuntimeError
-from relax_ref.semantics.errors import StructInfoError
+from relax_ref.errors import StructInfoError
 from relax_ref.solver.analyzer import Analyzer
 
 from .helpers import compute, deduce, dims, sym, tensor

@@ -19,8 +19,8 @@ from relax_ref.ir.dtype import parse_dtype
 from relax_ref.ir.equal import structural_equal
 from relax_ref.ops.common import OpRuntimeError
 from relax_ref.ops.registry import canonicalize_call, lookup
-from relax_ref.semantics.errors import StructInfoError
-from relax_ref.semantics.values import ShapeValue
+from relax_ref.errors import StructInfoError
+from relax_ref.values import ShapeValue
 
 from .helpers import PrimScalar, compute, deduce, dims, same_dims, sym, tensor
 from .tvm_bridge import TvmBridge

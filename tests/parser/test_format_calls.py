@@ -9,7 +9,7 @@ from relax_ref.ir import relax as rx
 from relax_ref.ir.equal import structural_equal
 from relax_ref.parser.builder import parse
 from relax_ref.parser.printer import print_module
-from relax_ref.semantics.errors import RuntimeCheckError
+from relax_ref.errors import RuntimeCheckError
 from relax_ref.semantics.interpreter import Interpreter
 from relax_ref.semantics.normalize import normalize
 

@@ -12,7 +12,7 @@ from relax_ref.ir.dtype import INT32, INT64
 from relax_ref.ir.equal import assert_structural_equal
 from relax_ref.parser.builder import parse
 from relax_ref.parser.printer import print_module
-from relax_ref.semantics.errors import ParseError
+from relax_ref.errors import ParseError
 from relax_ref.semantics.tir_interp import run_prim_func
 
 HEAD = '''

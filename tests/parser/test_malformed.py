@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from relax_ref.parser.builder import parse
-from relax_ref.semantics.errors import ParseError
+from relax_ref.errors import ParseError
 from tests.conftest import sample_files
 
 GOOD = '''\

@@ -9,7 +9,7 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir.equal import structural_equal
 from relax_ref.parser.builder import parse
 from relax_ref.parser.printer import print_module
-from relax_ref.semantics.errors import ParseError
+from relax_ref.errors import ParseError
 from relax_ref.semantics.tir_interp import MODES, run_prim_func
 
 TEXT = '''# from tvm.script import ir as I

@@ -13,7 +13,7 @@ from relax_ref.parser.printer import print_module
 from relax_ref.passes.registry import Pass, get_pass
 from relax_ref.passes.to_non_dataflow import merge_adjacent_blocks
 from relax_ref.passes.verify import check_pass
-from relax_ref.semantics.values import ShapeValue
+from relax_ref.values import ShapeValue
 from relax_ref.testing.strategies import modules
 from tests.conftest import sample_files
 from tests.passes.test_bind_params import compare_adapted
@@ -245,7 +245,7 @@ def test_tvm_gives_the_same_module_where_no_check_is_lost():
     annotates the call's result R.Tensor((k,)), which the value is not: our normalizer
     rejects that annotation as finer than deduction (SI-ann-2)."""
     tvm = pytest.importorskip("tvm")
-    from relax_ref.semantics.errors import StructInfoError
+    from relax_ref.errors import StructInfoError
     from tvm import relax
 
     def run_tvm(text):

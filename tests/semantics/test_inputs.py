@@ -12,11 +12,11 @@ import pytest
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import parse_dtype
 from relax_ref.semantics import inputs
-from relax_ref.semantics.errors import ResourceError
+from relax_ref.errors import ResourceError
 from relax_ref.semantics.inputs import (
     InputError, from_stored_form, random_tensor, random_value, stored_form, value_from_array,
 )
-from relax_ref.semantics.values import PrimScalar, ShapeValue
+from relax_ref.values import PrimScalar, ShapeValue
 
 
 def _param_sinfo(annotation: str) -> si.StructInfo:

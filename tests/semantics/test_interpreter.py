@@ -8,10 +8,10 @@ import pytest
 
 from relax_ref.ir.dtype import parse_dtype
 from relax_ref.parser.builder import parse
-from relax_ref.semantics.errors import ResourceError, RuntimeCheckError
+from relax_ref.errors import ResourceError, RuntimeCheckError
 from relax_ref.semantics.interpreter import Interpreter, Limits, run
 from relax_ref.semantics.packed import register_packed
-from relax_ref.semantics.values import PrimScalar, ShapeValue
+from relax_ref.values import PrimScalar, ShapeValue
 
 F32 = np.float32
 

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from relax_ref.parser.builder import parse
-from relax_ref.semantics.errors import RuntimeCheckError
+from relax_ref.errors import RuntimeCheckError
 from relax_ref.semantics.inputs import arguments_from_arrays
 from relax_ref.semantics.interpreter import Interpreter, flatten_values
-from relax_ref.semantics.values import PrimScalar, ShapeValue
+from relax_ref.values import PrimScalar, ShapeValue
 from tests.conftest import SAMPLES, sample_manifest
 
 

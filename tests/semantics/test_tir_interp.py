@@ -17,7 +17,7 @@ from relax_ref.ir import tir
 from relax_ref.ir.dtype import BOOL, INT32, parse_dtype
 from relax_ref.parser.builder import parse
 from relax_ref.semantics import tir_interp
-from relax_ref.semantics.errors import ResourceError, RuntimeCheckError
+from relax_ref.errors import ResourceError, RuntimeCheckError
 from relax_ref.semantics.memory import poison_array, poison_mask
 from relax_ref.semantics.tir_interp import out_of_range_int, run_prim_func
 from relax_ref.solver.evaluate import evaluate_int
@@ -594,7 +594,7 @@ def f(A: T.Buffer((4,), "int32"), n: T.int32, s: T.float32) -> T.float32:
         A[i] = A[i] * n
     return s * T.float32(2)
 ''')
-    from relax_ref.semantics.values import PrimScalar
+    from relax_ref.values import PrimScalar
 
     a = np.arange(4, dtype=np.int32)
     ret = run_prim_func(func, [a, PrimScalar(3, INT32), 1.25])

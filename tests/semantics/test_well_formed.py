@@ -23,7 +23,7 @@ from relax_ref.ir import tir
 from relax_ref.ir.dtype import parse_dtype
 from relax_ref.ops.registry import lookup
 from relax_ref.parser.builder import parse
-from relax_ref.semantics.errors import RelaxError, StructInfoError, WellFormedError
+from relax_ref.errors import RelaxError, StructInfoError, WellFormedError
 from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.well_formed import RULES, assert_well_formed, check_well_formed
 from tests.conftest import REPO, sample_files
