@@ -392,7 +392,7 @@ def _passes_by_name(names: list[str]):
 def cmd_opt(args: argparse.Namespace) -> int:
     from relax_ref.parser.printer import print_module
     from relax_ref.passes.pipeline import Pipeline, PipelineError
-    from relax_ref.passes.verify import PassVerificationError
+    from relax_ref.verify import PassVerificationError, verify_pipeline
 
     names = [n.strip() for n in args.passes.split(",") if n.strip()]
     if not names:
@@ -410,7 +410,11 @@ def cmd_opt(args: argparse.Namespace) -> int:
 
     # Each pass is checked on the module it receives (the previous pass's output).
     try:
-        mod, _ = pipeline.run(mod, verify=args.verify or 0, seed=args.seed, on_step=show)
+        if args.verify:
+            mod, _ = verify_pipeline(pipeline, mod, trials=args.verify, seed=args.seed,
+                                     on_step=show)
+        else:
+            mod, _ = pipeline.run(mod, on_step=show)
     except PassVerificationError as err:
         print(f"{err.pass_name}: FAILED\n{err}", file=sys.stderr)
         return 1

@@ -3,13 +3,15 @@ PASS-pipe-*).
 
     pipe = Pipeline(["LambdaLift", "ToNonDataflow", "DeadCodeElimination"])
     out = pipe(mod)                            # every form claim checked on the way
-    out = pipe.run(mod, verify=3, seed=0)      # and each pass through check_pass
+    out, steps = pipe.run(mod, check=c)        # and each pass through c(pass, module)
 
-A *form* is a property of a whole module that some pass needs or establishes, named by a
-short string (``FORMS``). ``Pass.requires`` lists the forms the pass needs on its input;
-``Pass.produces`` those it promises on its output. A pipeline checks both at every step,
-so a pass run out of order fails with the form that is missing and the pass that should
-have made it, and a pass that breaks its own promise is caught where it does so.
+The forms (``registry.FORMS``) are properties of a whole module; ``Pass.requires`` lists
+those a pass needs on its input, ``Pass.produces`` those it promises on its output. A
+pipeline checks both at every step, so a pass run out of order fails with the form that
+is missing and the pass that should have made it, and a pass that breaks its own promise
+is caught where it does so. The differential check lives above the passes
+(``relax_ref.verify.verify_pipeline`` passes ``check_pass`` as ``check``), so no pass
+module imports the harness.
 
 ``Pipeline.as_pass()`` is the pipeline as one Pass (TVM's ``Sequential``): exact when
 every pass is, its requirements those of the first pass that needs each form and no
@@ -22,76 +24,11 @@ from typing import Callable, Iterable
 
 from relax_ref.ir import relax as rx
 
-from .registry import Pass, get_pass
-from .rewrite import Rewriter
+from .registry import FORMS, Pass, all_passes, get_pass, missing_form
 
 
 class PipelineError(ValueError):
     """A form a pass requires is missing, or a pass did not produce what it claims."""
-
-
-# -- forms ------------------------------------------------------------------------------------
-
-def _find(mod: rx.IRModule, what: Callable[[object, bool], str | None]) -> str | None:
-    """The first place (as text) where ``what(node, nested)`` objects, over every Relax
-    function's blocks and expressions; ``nested`` says the node is inside a local
-    function."""
-    found: list[str] = []
-
-    class _Walk(Rewriter):
-        def __init__(self, name: str):
-            super().__init__()
-            self.name, self.depth = name, 0
-
-        def note(self, node) -> None:
-            if not found:
-                why = what(node, self.depth > 0)
-                if why:
-                    found.append(f"{self.name}: {why}")
-
-        def block(self, block):
-            self.note(block)
-            return super().block(block)
-
-        def expr(self, e):
-            self.note(e)
-            if isinstance(e, rx.Function):
-                self.depth += 1
-                try:
-                    return super().expr(e)
-                finally:
-                    self.depth -= 1
-            return super().expr(e)
-
-    for name, f in mod.functions.items():
-        if isinstance(f, rx.Function) and not found:
-            _Walk(name).function(f)
-    return found[0] if found else None
-
-
-def _no_dataflow_blocks(mod: rx.IRModule) -> str | None:
-    return _find(mod, lambda n, _: "a dataflow block"
-                 if isinstance(n, rx.DataflowBlock) else None)
-
-
-def _no_local_functions(mod: rx.IRModule) -> str | None:
-    return _find(mod, lambda n, _: f"the local function at {n.span}"
-                 if isinstance(n, rx.Function) else None)
-
-
-#: PASS-pipe-1: form name -> check (None when ``mod`` has the form, else where it does not).
-FORMS: dict[str, Callable[[rx.IRModule], str | None]] = {
-    "no dataflow blocks": _no_dataflow_blocks,
-    "no local functions": _no_local_functions,
-}
-
-
-def missing_form(form: str, mod: rx.IRModule) -> str | None:
-    """None when ``mod`` has ``form``, else where it does not."""
-    check = FORMS.get(form)
-    if check is None:
-        raise KeyError(f"unknown IR form {form!r} (forms: {', '.join(sorted(FORMS))})")
-    return check(mod)
 
 
 # -- pipelines --------------------------------------------------------------------------------
@@ -121,14 +58,15 @@ class Pipeline:
     def __call__(self, mod: rx.IRModule) -> rx.IRModule:
         return self.run(mod)[0]
 
-    def run(self, mod: rx.IRModule, *, verify: int = 0, seed: int = 0,
-            on_step: Callable[[StepReport], None] | None = None
+    def run(self, mod: rx.IRModule, *, check: Callable | None = None,
+            on_step: Callable[[StepReport], None] | None = None,
+            after_step: Callable[[Pass, rx.IRModule], None] | None = None,
             ) -> tuple[rx.IRModule, list[StepReport]]:
-        """Run every pass; with ``verify`` > 0 check each on the module it receives
-        with ``check_pass(trials=verify)`` (PassVerificationError on a failure).
-        ``on_step`` sees each step's report as soon as the pass has run."""
-        from .verify import check_pass
-
+        """Run every pass. ``check(pass, module)``, when given, is called on the module
+        each pass receives before the pass runs (``relax_ref.verify.check_pass`` with its
+        options; it raises on a failure) and returns a report whose trial counts the
+        step keeps. ``on_step`` sees each step's report as soon as the pass has run;
+        ``after_step(pass, module)`` sees the module each pass returns."""
         reports = []
         for k, p in enumerate(self.passes):
             for form in p.requires:
@@ -140,8 +78,8 @@ class Pipeline:
                         f"{p.name} requires {form!r}, but the module it receives has {where}; "
                         f"run {' or '.join(makers) or 'a pass that produces it'} first")
             step = StepReport(p.name)
-            if verify > 0:
-                r = check_pass(p, mod, trials=verify, seed=seed)
+            if check is not None:
+                r = check(p, mod)
                 step.trials, step.compared, step.traps_matched = r.trials, r.compared, \
                     r.traps_matched
                 step.notes = list(r.notes)
@@ -152,6 +90,8 @@ class Pipeline:
                     raise PipelineError(f"{p.name} claims to produce {form!r}, but its result "
                                         f"has {where} (a bug in {p.name})")
             reports.append(step)
+            if after_step is not None:
+                after_step(p, mod)
             if on_step is not None:
                 on_step(step)
         return mod, reports
@@ -174,6 +114,4 @@ class Pipeline:
 
 
 def _producers(form: str) -> list[Pass]:
-    from .registry import all_passes
-
     return [p for p in all_passes().values() if form in p.produces]

@@ -6,15 +6,22 @@
 
 A pass never mutates its input (the IR is immutable). Its metadata says which IR form it
 needs (``requires``), which it produces (``produces``), and whether it preserves results
-exactly or only within float tolerance (``exact``). ``passes/verify.py`` checks every
+exactly or only within float tolerance (``exact``). ``relax_ref/verify.py`` checks every
 claim by running the interpreter on both modules.
+
+The forms a pass may name live here too (``FORMS``, PASS-pipe-1), each with the check
+that finds where a module lacks it, so a pass's contract is checkable without the
+pipeline or the harness.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
+from relax_ref.ir import relax as rx
 from relax_ref.ir.relax import IRModule
+
+from .rewrite import Rewriter
 
 
 def _same(values: list) -> list:
@@ -24,7 +31,7 @@ def _same(values: list) -> list:
 @dataclass(frozen=True)
 class Adapter:
     """How one public function relates across a pass that changes its signature
-    (PASS-adapt-1; ``passes/verify.check_pass``): random inputs are drawn from the
+    (PASS-adapt-1; ``relax_ref.verify.check_pass``): random inputs are drawn from the
     signature of the ``draw_from`` side ("before" or "after"); ``to_before`` and
     ``to_after`` map them to each side's argument list; ``select`` picks, from the
     original's flattened outputs, those the rewritten function returns, which is named
@@ -60,6 +67,73 @@ class Pass:
     def __call__(self, mod: IRModule) -> IRModule:
         return self.run(mod)
 
+
+# -- forms ------------------------------------------------------------------------------------
+
+
+def _find(mod: rx.IRModule, what: Callable[[object, bool], str | None]) -> str | None:
+    """The first place (as text) where ``what(node, nested)`` objects, over every Relax
+    function's blocks and expressions; ``nested`` says the node is inside a local
+    function."""
+    found: list[str] = []
+
+    class _Walk(Rewriter):
+        def __init__(self, name: str):
+            super().__init__()
+            self.name, self.depth = name, 0
+
+        def note(self, node) -> None:
+            if not found:
+                why = what(node, self.depth > 0)
+                if why:
+                    found.append(f"{self.name}: {why}")
+
+        def block(self, block):
+            self.note(block)
+            return super().block(block)
+
+        def expr(self, e):
+            self.note(e)
+            if isinstance(e, rx.Function):
+                self.depth += 1
+                try:
+                    return super().expr(e)
+                finally:
+                    self.depth -= 1
+            return super().expr(e)
+
+    for name, f in mod.functions.items():
+        if isinstance(f, rx.Function) and not found:
+            _Walk(name).function(f)
+    return found[0] if found else None
+
+
+def _no_dataflow_blocks(mod: rx.IRModule) -> str | None:
+    return _find(mod, lambda n, _: "a dataflow block"
+                 if isinstance(n, rx.DataflowBlock) else None)
+
+
+def _no_local_functions(mod: rx.IRModule) -> str | None:
+    return _find(mod, lambda n, _: f"the local function at {n.span}"
+                 if isinstance(n, rx.Function) else None)
+
+
+#: PASS-pipe-1: form name -> check (None when ``mod`` has the form, else where it does not).
+FORMS: dict[str, Callable[[rx.IRModule], str | None]] = {
+    "no dataflow blocks": _no_dataflow_blocks,
+    "no local functions": _no_local_functions,
+}
+
+
+def missing_form(form: str, mod: rx.IRModule) -> str | None:
+    """None when ``mod`` has ``form``, else where it does not."""
+    check = FORMS.get(form)
+    if check is None:
+        raise KeyError(f"unknown IR form {form!r} (forms: {', '.join(sorted(FORMS))})")
+    return check(mod)
+
+
+# -- the registry -----------------------------------------------------------------------------
 
 _PASSES: dict[str, Pass] = {}
 
@@ -105,5 +179,5 @@ def _load() -> None:
     import relax_ref.passes as pkg
 
     for info in pkgutil.iter_modules(pkg.__path__):
-        if info.name not in ("registry", "verify", "rewrite", "pipeline"):
+        if info.name not in ("registry", "rewrite", "pipeline"):
             importlib.import_module(f"relax_ref.passes.{info.name}")

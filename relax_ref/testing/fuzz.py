@@ -1,7 +1,7 @@
 """Fuzzing a pass against the interpreter (DESIGN.md decision 8; `relax-ref fuzz`).
 
 ``run_campaign(pass_name, seconds, seed, out_dir)`` generates random well-formed modules
-(``testing.strategies``), runs ``passes.verify.check_pass`` on each, and saves each
+(``testing.strategies``), runs ``relax_ref.verify.check_pass`` on each, and saves each
 distinct failure, shrunk, as
 
 - ``<out>/<pass>-<k>.py``: the module the pass fails on (TVMScript, ``print_module``);
@@ -37,7 +37,7 @@ import numpy as np
 
 from relax_ref.ir import relax as rx
 from relax_ref.passes.registry import Pass, get_pass
-from relax_ref.passes.verify import PassVerificationError, check_pass
+from relax_ref.verify import PassVerificationError, check_pass
 from relax_ref.errors import RelaxError
 
 from .strategies import GenOptions, RandomChoices, ReplayChoices, build_module, generate_text
@@ -287,7 +287,7 @@ def _input_arrays(args: list) -> dict[str, np.ndarray]:
 def _sample_inputs(mod: rx.IRModule, seed: int) -> tuple[dict, list]:
     """Inputs for ``main`` as check_pass's first trial draws them (for failures that
     have none, such as ill-formed output)."""
-    from relax_ref.passes.verify import SYM_CHOICES
+    from relax_ref.verify import SYM_CHOICES
     from relax_ref.semantics.inputs import random_value, symbols_needed
 
     func = mod["main"]

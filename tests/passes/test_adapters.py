@@ -12,7 +12,7 @@ from relax_ref.parser.builder import parse
 from relax_ref.passes.bind_params import bind_params
 from relax_ref.passes.bind_symbolic_vars import bind_symbolic_vars
 from relax_ref.passes.registry import Pass, get_pass
-from relax_ref.passes.verify import PassVerificationError, check_pass
+from relax_ref.verify import PassVerificationError, check_pass
 from relax_ref.testing.fuzz import run_campaign
 from tests.passes.test_bind_params import MLP, SYMBOLIC
 

@@ -17,7 +17,7 @@ from relax_ref.parser.builder import parse
 from relax_ref.parser.printer import print_module
 from relax_ref.passes.bind_params import bind_params
 from relax_ref.passes.registry import Adapter, Pass, get_pass
-from relax_ref.passes.verify import check_pass
+from relax_ref.verify import check_pass
 from relax_ref.semantics.inputs import random_value, symbols_needed
 from relax_ref.semantics.normalize import normalize
 from tests.conftest import sample_files, sample_path

@@ -12,7 +12,7 @@ from relax_ref.parser.builder import parse
 from relax_ref.parser.printer import print_module
 from relax_ref.passes.bind_symbolic_vars import bind_symbolic_vars, symbols_of
 from relax_ref.passes.registry import get_pass
-from relax_ref.passes.verify import check_pass
+from relax_ref.verify import check_pass
 from relax_ref.errors import RuntimeCheckError
 from relax_ref.semantics.inputs import symbols_needed
 from relax_ref.semantics.interpreter import Interpreter

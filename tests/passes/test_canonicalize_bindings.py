@@ -7,7 +7,7 @@ import pytest
 
 from relax_ref.ir import relax as rx
 from relax_ref.passes.registry import get_pass
-from relax_ref.passes.verify import PassVerificationError, check_pass
+from relax_ref.verify import PassVerificationError, check_pass
 from relax_ref.semantics.well_formed import check_well_formed
 from tests.conftest import sample_files
 from tests.passes.test_normalize_pass import (
@@ -331,7 +331,7 @@ def test_field_of_a_tuple_built_in_an_earlier_dataflow_block_is_not_substituted(
     ``lv1``, which would be used outside its block."""
     from relax_ref.parser.builder import parse
     from relax_ref.passes.registry import get_pass
-    from relax_ref.passes.verify import check_pass
+    from relax_ref.verify import check_pass
 
     text = '''
 @I.ir_module

@@ -14,7 +14,7 @@ from relax_ref.passes.convert_to_dataflow import convert_to_dataflow
 from relax_ref.passes.dead_code_elimination import has_effect
 from relax_ref.passes.registry import get_pass
 from relax_ref.passes.to_non_dataflow import merge_adjacent_blocks
-from relax_ref.passes.verify import check_pass
+from relax_ref.verify import check_pass
 from relax_ref.semantics.well_formed import check_well_formed
 from relax_ref.testing.strategies import modules
 from tests.conftest import sample_files

@@ -8,7 +8,7 @@ from relax_ref.ir import relax as rx
 from relax_ref.parser.builder import parse
 from relax_ref.passes.registry import Pass, get_pass
 from relax_ref.passes.rewrite import Rewriter, finish
-from relax_ref.passes.verify import PassVerificationError, check_pass
+from relax_ref.verify import PassVerificationError, check_pass
 from relax_ref.semantics.normalize import normalize
 from tests.conftest import sample_files
 

@@ -8,7 +8,7 @@ import pytest
 from relax_ref.ir import relax as rx
 from relax_ref.passes.eliminate_common_subexpr import eliminate_common_subexpr_with
 from relax_ref.passes.registry import get_pass
-from relax_ref.passes.verify import check_pass
+from relax_ref.verify import check_pass
 from relax_ref.semantics.well_formed import check_well_formed
 from tests.conftest import sample_files
 from tests.passes.test_normalize_pass import (

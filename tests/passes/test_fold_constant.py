@@ -10,7 +10,7 @@ from relax_ref.ir import relax as rx
 from relax_ref.ir.equal import assert_structural_equal
 from relax_ref.passes.fold_constant import FOLD_MAX_BYTES
 from relax_ref.passes.registry import get_pass
-from relax_ref.passes.verify import check_pass
+from relax_ref.verify import check_pass
 from relax_ref.semantics.interpreter import run
 from relax_ref.semantics.normalize import normalize
 from tests.conftest import sample_files

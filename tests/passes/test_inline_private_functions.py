@@ -14,7 +14,7 @@ from relax_ref.parser.printer import print_module
 from relax_ref.passes.bind_symbolic_vars import symbols_of
 from relax_ref.passes.registry import Pass, get_pass
 from relax_ref.passes.to_non_dataflow import merge_adjacent_blocks
-from relax_ref.passes.verify import check_pass
+from relax_ref.verify import check_pass
 from relax_ref.testing.strategies import modules
 from tests.conftest import sample_files, sample_path
 

@@ -11,7 +11,7 @@ from relax_ref.ir.equal import assert_structural_equal
 from relax_ref.parser.builder import parse
 from relax_ref.passes.registry import Pass, get_pass
 from relax_ref.passes.rewrite import Rewriter
-from relax_ref.passes.verify import check_pass
+from relax_ref.verify import check_pass
 from relax_ref.semantics.normalize import normalize
 from tests.conftest import sample_files
 

@@ -7,9 +7,10 @@ import pytest
 
 from relax_ref.cli import main
 from relax_ref.parser.builder import parse
-from relax_ref.passes.pipeline import FORMS, Pipeline, PipelineError, missing_form
+from relax_ref.passes.pipeline import Pipeline, PipelineError
+from relax_ref.passes.registry import FORMS, missing_form
 from relax_ref.passes.registry import Pass, get_pass
-from relax_ref.passes.verify import PassVerificationError, check_pass
+from relax_ref.verify import PassVerificationError, check_pass, verify_pipeline
 from relax_ref.semantics.well_formed import check_well_formed
 from tests.conftest import REPO, sample_files
 
@@ -85,8 +86,8 @@ def test_lambda_lift_does_not_claim_every_function_lifted():
 def test_pipeline_on_samples_with_verification(path):
     """Every step verified (check_pass) on the module it receives; forms hold."""
     mod = parse(path.read_text(), str(path))
-    out, steps = Pipeline(["LambdaLift", "ToNonDataflow", "CanonicalizeBindings",
-                           "DeadCodeElimination"]).run(mod, verify=2)
+    out, steps = verify_pipeline(Pipeline(["LambdaLift", "ToNonDataflow", "CanonicalizeBindings",
+                                           "DeadCodeElimination"]), mod, trials=2)
     assert [s.name for s in steps] == ["LambdaLift", "ToNonDataflow", "CanonicalizeBindings",
                                        "DeadCodeElimination"]
     assert not check_well_formed(out)

@@ -10,7 +10,7 @@ from relax_ref.parser.builder import parse
 from relax_ref.parser.printer import print_module
 from relax_ref.passes.registry import get_pass
 from relax_ref.passes.to_non_dataflow import merge_adjacent_blocks
-from relax_ref.passes.verify import check_pass
+from relax_ref.verify import check_pass
 from relax_ref.semantics.well_formed import check_well_formed
 from relax_ref.testing.strategies import modules
 from tests.conftest import sample_files

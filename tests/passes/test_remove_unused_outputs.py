@@ -11,7 +11,7 @@ from relax_ref.parser.builder import parse
 from relax_ref.parser.printer import print_module
 from relax_ref.passes.registry import Pass, get_pass
 from relax_ref.passes.to_non_dataflow import merge_adjacent_blocks
-from relax_ref.passes.verify import check_pass
+from relax_ref.verify import check_pass
 from tests.conftest import sample_files
 from tests.passes.test_bind_params import compare_adapted
 

@@ -7,7 +7,7 @@ import pytest
 
 from relax_ref.passes.registry import get_pass
 from relax_ref.passes.topological_sort import topological_sort_with
-from relax_ref.passes.verify import check_pass
+from relax_ref.verify import check_pass
 from relax_ref.errors import RelaxError
 from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.well_formed import check_well_formed

@@ -19,7 +19,7 @@ from relax_ref.parser.builder import parse
 from relax_ref.parser.printer import print_module
 from relax_ref.passes.registry import Pass
 from relax_ref.passes.rewrite import Rewriter, finish
-from relax_ref.passes.verify import PassVerificationError, check_pass
+from relax_ref.verify import PassVerificationError, check_pass
 from relax_ref.errors import RuntimeCheckError
 from relax_ref.semantics.inputs import arguments_from_arrays
 from relax_ref.semantics.interpreter import Interpreter

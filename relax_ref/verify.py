@@ -1,9 +1,9 @@
 """The differential harness (DESIGN.md decision 8, spec/passes.md "Verification").
 
 ``check_pass(p, mod, trials=N, seed=S)`` runs the pass, checks that its result is well
-formed and has the forms the pass claims to produce (``passes/pipeline.FORMS``), then runs both modules in the interpreter on random inputs, at several values of
-each symbolic variable (respecting declared bounds, 0 and 1 included where legal), and
-compares:
+formed and has the forms the pass claims to produce (``passes/registry.FORMS``), then
+runs both modules in the interpreter on random inputs, at several values of each symbolic
+variable (respecting declared bounds, 0 and 1 included where legal), and compares:
 
 - integers and bools exactly;
 - floats within tolerance (exact for passes that claim ``exact``), NaN positions equal;
@@ -17,6 +17,10 @@ A pass that changes a public signature (BindParams, BindSymbolicVars) carries an
 signature and mapped to each side's argument list, and the outputs the rewritten function
 still returns are selected from the original's. ``check_pass`` uses the pass's own
 adapters (``Pass.adapters``) and any given to it.
+
+``verify_pipeline(pipeline, mod, ...)`` runs a pipeline with every step checked this way
+on the module it receives. The harness lives here, above the passes it runs, so that no
+pass module imports it (DESIGN.md section 2).
 """
 from __future__ import annotations
 
@@ -32,7 +36,8 @@ from relax_ref.semantics.interpreter import Interpreter, flatten_values
 from relax_ref.values import PrimScalar, ShapeValue, describe_value
 from relax_ref.semantics.well_formed import check_well_formed
 
-from .registry import Adapter, Pass
+from relax_ref.passes.pipeline import Pipeline, StepReport
+from relax_ref.passes.registry import Adapter, Pass, missing_form
 
 FLOAT_RTOL, FLOAT_ATOL = 1e-5, 1e-6
 SYM_CHOICES = (1, 0, 2, 3, 5, 8)  # values tried for symbolic variables, in this order
@@ -68,8 +73,6 @@ def check_pass(p: Pass, mod: rx.IRModule, *, trials: int = 4, seed: int = 0,
         raise PassVerificationError(
             f"{p.name} produced ill-formed IR:\n" + "\n".join(e.render() for e in errors[:5]),
             pass_name=p.name, details={"errors": errors})
-    from .pipeline import missing_form
-
     for form in p.produces:
         where = missing_form(form, after)
         if where:
@@ -124,6 +127,16 @@ def check_pass(p: Pass, mod: rx.IRModule, *, trials: int = 4, seed: int = 0,
             else:
                 report.compared += 1
     return report
+
+
+def verify_pipeline(pipeline: Pipeline, mod: rx.IRModule, *, trials: int = 4, seed: int = 0,
+                    on_step: Callable[[StepReport], None] | None = None,
+                    after_step: Callable[[Pass, rx.IRModule], None] | None = None,
+                    ) -> tuple[rx.IRModule, list[StepReport]]:
+    """``pipeline.run`` with each pass checked by ``check_pass`` on the module it
+    receives (PassVerificationError on the first failure)."""
+    return pipeline.run(mod, check=lambda p, m: check_pass(p, m, trials=trials, seed=seed),
+                        on_step=on_step, after_step=after_step)
 
 
 _SAME = Adapter()
