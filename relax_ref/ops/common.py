@@ -15,7 +15,8 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import INT64, VOID, DataType
-from relax_ref.semantics.tir_exprs import float_to_int
+from relax_ref.numerics import erf as erf_array  # noqa: F401  (the ops' name for it)
+from relax_ref.numerics import float_to_int, trunc_div  # noqa: F401  (re-exported)
 from relax_ref.solver.simplify import expr_text  # how messages show a dimension
 from relax_ref.solver.simplify import structural_key
 
@@ -89,7 +90,7 @@ def unknown_tensor(x: si.TensorStructInfo, ndim: int = si.UNKNOWN_NDIM) -> si.Te
 
 
 def describe_sinfo(s: si.StructInfo) -> str:
-    from relax_ref.parser.printer import print_struct_info
+    from relax_ref.ir.text import print_struct_info
 
     try:
         return print_struct_info(s)
@@ -314,7 +315,7 @@ def quiet(fn: Callable) -> Callable:
 
 
 def cast_value(value, dtype) -> np.ndarray:
-    """A TIR ``Cast`` of NumPy values: floats to integers as ``tir_exprs.float_to_int``
+    """A TIR ``Cast`` of NumPy values: floats to integers as ``numerics.float_to_int``
     (EXEC-tir-cast-2: truncation toward zero; NaN, infinities and values outside the
     target's range give x86's value), any other conversion NumPy's astype."""
     value = np.asarray(value)
@@ -330,24 +331,9 @@ def _is_float_dtype(dtype: np.dtype) -> bool:
     return dtype.kind == "f" or (dtype.kind == "V" and "float" in dtype.name)
 
 
-def trunc_div(a, b) -> np.ndarray:
-    """Integer division truncating toward zero (TIR ``Div`` on integers, C's ``/``);
-    NumPy's ``//`` rounds toward negative infinity. The caller checks for zero."""
-    a, b = np.asarray(a), np.asarray(b)
-    q = np.abs(a) // np.abs(b)
-    return np.where((a < 0) != (b < 0), -q, q)
-
-
 def fresh(a: np.ndarray) -> np.ndarray:
     """A new, writable, C-contiguous array (results never alias their operands)."""
     return np.array(a, copy=True, order="C")
-
-
-def erf_array(x: np.ndarray) -> np.ndarray:
-    """The error function elementwise, through ``math.erf`` (float64)."""
-    flat = np.fromiter((math.erf(float(v)) for v in np.ravel(x)), dtype=np.float64,
-                       count=np.size(x))
-    return flat.reshape(np.shape(x))
 
 
 def working_dtype(dtype: np.dtype) -> np.dtype:

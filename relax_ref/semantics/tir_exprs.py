@@ -10,7 +10,6 @@ values of variables), ``array_of`` / ``indices`` (buffers), and for the vectoriz
 """
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -22,6 +21,7 @@ from relax_ref.ir import tir
 from relax_ref.ir.dtype import DataType, DTypeError
 from relax_ref.ir.numpy_dtype import numpy_dtype
 from relax_ref.errors import RuntimeCheckError
+from relax_ref.numerics import erf, float_to_int, out_of_range_int, trunc_div, trunc_mod
 from relax_ref.solver.evaluate import dtype_range
 
 
@@ -53,32 +53,6 @@ def _ill_typed(message: str, node) -> RuntimeCheckError:
 # ---------------------------------------------------------------------------------------
 # Values and arithmetic
 # ---------------------------------------------------------------------------------------
-
-# An out-of-range float->int conversion (EXEC-tir-cast-2) gives the value x86 gives; it
-# is not poison (EXEC-tir-poison-1, the memory model's ``memory.poison_array``).
-@lru_cache(maxsize=None)
-def out_of_range_int(dtype: DataType) -> np.generic:
-    """The result of converting NaN, an infinity or an out-of-range float to ``dtype``
-    (LLVM leaves it undefined; x86's "integer indefinite" is the signed minimum, and we
-    use the unsigned maximum for unsigned types)."""
-    lo, hi = dtype_range(dtype)
-    return _np(dtype).type(lo if dtype.is_int else hi)
-
-
-def float_to_int(v, to: np.dtype):
-    """EXEC-tir-cast-2 on a NumPy float value or array: truncation toward zero; NaN,
-    infinities and values outside ``to``'s range (LLVM's fptosi poison) give x86's
-    value, as ``out_of_range_int``. ``R.astype`` converts with it too (ops.common)."""
-    t = np.trunc(v.astype(np.float64))
-    info = np.iinfo(to)
-    ok = np.isfinite(t) & (t >= float(info.min)) & (t < float(info.max) + 1.0)
-    poison = info.min if to.kind == "i" else info.max
-    if not isinstance(ok, np.ndarray):
-        return to.type(int(t) if ok else poison)
-    out = np.where(ok, t, 0.0).astype(to)
-    out[~ok] = poison
-    return out
-
 
 @lru_cache(maxsize=None)
 def _np(dt: DataType) -> np.dtype:
@@ -144,17 +118,15 @@ def _div(a, b, dt, node):
     if dt.is_float:
         return a / b
     _check_divisor(b, node)
-    if not dt.is_int:
-        return a // b
-    return (a - np.fmod(a, b)) // b
+    return trunc_div(a, b)
 
 
 def _mod(a, b, dt, node):
     """``T.truncmod``: the remainder with the sign of the dividend (EXEC-tir-div-2)."""
     if dt.is_float:
-        return _round_to(np.fmod(_to_f64(a), _to_f64(b)), dt)  # exact in any precision
+        return _round_to(trunc_mod(_to_f64(a), _to_f64(b)), dt)
     _check_divisor(b, node)
-    return np.fmod(a, b)
+    return trunc_mod(a, b)
 
 
 def _floordiv(a, b, dt, node):
@@ -224,20 +196,12 @@ def _cast(v, src: DataType, dst: DataType, node):
 # Intrinsics (EXEC-tir-intrin-1 .. 4)
 # ---------------------------------------------------------------------------------------
 
-def _erf64(x):
-    if isinstance(x, np.ndarray):
-        return _ERF_UFUNC(x).astype(np.float64)
-    return np.float64(math.erf(float(x)))
-
-
-_ERF_UFUNC = np.frompyfunc(math.erf, 1, 1)
-
 # Functions computed in float64 and rounded once to the result's type: the correctly
 # rounded result, but for rare double-rounding cases (EXEC-tir-intrin-1).
 _MATH1: dict[str, Callable] = {
     "exp": np.exp, "exp2": np.exp2, "exp10": lambda x: np.power(10.0, x),
     "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p,
-    "expm1": np.expm1, "erf": _erf64, "tanh": np.tanh, "sqrt": np.sqrt,
+    "expm1": np.expm1, "erf": erf, "tanh": np.tanh, "sqrt": np.sqrt,
     "sin": np.sin, "cos": np.cos, "tan": np.tan, "sinh": np.sinh, "cosh": np.cosh,
     "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "asinh": np.arcsinh,
     "acosh": np.arccosh, "atanh": np.arctanh,
