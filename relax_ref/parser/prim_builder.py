@@ -9,6 +9,7 @@ import ml_dtypes
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir.dtype import BOOL, INT32, INT64, DataType, DTypeError, parse_dtype
 from relax_ref.ir.numpy_dtype import numpy_dtype
+from relax_ref.ir.text import BOOL_INTRINSICS, INTRINSIC_ALIASES, SAME_DTYPE_INTRINSICS
 
 FLOAT32 = parse_dtype("float32")
 
@@ -26,20 +27,6 @@ BINARY_FUNCS = {
     "And": P.And, "Or": P.Or, "EQ": P.EQ, "NE": P.NE, "LT": P.LT, "LE": P.LE,
     "GT": P.GT, "GE": P.GE, "Add": P.Add, "Sub": P.Sub, "Mul": P.Mul,
 }
-
-# Intrinsics whose result has the dtype of their first operand.
-SAME_DTYPE_INTRINSICS = {
-    "exp", "exp2", "exp10", "log", "log2", "log10", "log1p", "erf", "tanh", "sigmoid",
-    "sqrt", "rsqrt", "fabs", "abs", "floor", "ceil", "round", "nearbyint", "trunc",
-    "sin", "cos", "tan", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh",
-    "pow", "atan2", "fmod", "hypot", "copysign", "nextafter", "ldexp", "clz", "popcount",
-    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "shift_left", "shift_right",
-    "likely", "q_multiply_shift", "power",
-}
-BOOL_INTRINSICS = {"isnan", "isinf", "isfinite", "isnullptr"}
-
-INTRINSIC_ALIASES = {"power": "pow"}
-
 
 class PrimBuildError(ValueError):
     """An invalid PrimExpr construction; the builder adds the span."""

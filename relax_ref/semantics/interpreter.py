@@ -650,7 +650,7 @@ def _wrap(value: int, dtype: DataType) -> int:
 
 def _pe(e: P.PrimExpr) -> str:
     try:
-        from relax_ref.parser.printer import print_prim_expr
+        from relax_ref.ir.text import print_prim_expr
 
         return print_prim_expr(e)
     except Exception:  # noqa: BLE001 - a description must never fail

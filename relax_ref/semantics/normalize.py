@@ -47,7 +47,7 @@ def normalize(mod: rx.IRModule) -> rx.IRModule:
 
 
 def print_sinfo(s: si.StructInfo) -> str:
-    from relax_ref.parser.printer import print_struct_info
+    from relax_ref.ir.text import print_struct_info
 
     try:
         return print_struct_info(s)
