@@ -1688,6 +1688,27 @@ def increment(A: T.Buffer((4,), "float32")):
 
     text = module('''
 @R.function
+def main(x: R.Tensor((4,), "float32")):
+    cls = Module
+    y = R.call_tir(cls.increment_input, (x,), out_ty=R.Tensor((4,), "float32"))
+    z = R.add(x, y)
+    return z
+''' + '''
+@T.prim_func(private=True, s_tir=True)
+def increment_input(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+    for i in range(4):
+        A[i] = A[i] + T.float32(1)
+        B[i] = A[i]
+''')
+    cases.append(case(
+        "call_tir_store_into_input_traps", text,
+        [trap([tensor(f32([0, 1, 2, 3]))], "read_only")],
+        ["EXEC-dps-4", "EXEC-tir-bind-4"],
+        "call_tir's inputs are read-only: a PrimFunc that stores into its input A is an "
+        "error (read_only); the caller's x never changes."))
+
+    text = module('''
+@R.function
 def main(x: R.Tensor(("n",), "float32")):
     R.func_attr({"relax.force_pure": True})
     n = T.int64()

@@ -380,7 +380,7 @@ def _dps_outputs(interp: Interpreter, e: rx.Call, frame: Frame) -> list[np.ndarr
 
 
 def _eval_call_tir(interp: Interpreter, e: rx.Call, frame: Frame):
-    """EXEC-dps-1..3: allocate poisoned outputs from out_ty under the current symbolic
+    """EXEC-dps-1..4: allocate poisoned outputs from out_ty under the current symbolic
     values, call the PrimFunc with inputs, outputs and tir_vars, return the outputs."""
     callee = e.args[0]
     inputs = list(interp.expr(e.args[1], frame))
@@ -391,6 +391,12 @@ def _eval_call_tir(interp: Interpreter, e: rx.Call, frame: Frame):
     if e.op.name == "relax.call_tir_inplace":
         indices = e.attrs.get("inplace_indices")
         indices = list(indices) if isinstance(indices, (tuple, list)) else [indices]
+        # The in-place inputs are handed to the kernel, and so is any input that is
+        # the same memory (the tensor passed twice): the others are read-only.
+        written = [inputs[i] for i in indices if i is not None and 0 <= i < len(inputs)]
+        inputs = [a if any(a is w or (type(a) is np.ndarray and type(w) is np.ndarray and
+                               np.may_share_memory(a, w)) for w in written)
+                  else _read_only(a) for a in inputs]
         outputs = []
         for k, idx in enumerate(indices):
             sinfo = e.sinfo_args[k]
@@ -408,6 +414,8 @@ def _eval_call_tir(interp: Interpreter, e: rx.Call, frame: Frame):
         args = inputs + extra + tir_vars
     else:
         outputs = _dps_outputs(interp, e, frame)
+        if e.op.name != "relax.call_dps_packed":
+            inputs = [_read_only(a) for a in inputs]
         args = inputs + outputs + tir_vars
     if isinstance(callee, rx.GlobalVar):
         func = interp.mod.functions.get(callee.name_hint)
@@ -422,6 +430,16 @@ def _eval_call_tir(interp: Interpreter, e: rx.Call, frame: Frame):
                                     check="struct_info", rule="EXEC-dps-2")
         interp.call_packed(packed, args, e.span)
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def _read_only(value):
+    """EXEC-dps-4: a call_tir input as the PrimFunc sees it, a read-only view of the
+    caller's tensor (Relax values are immutable); the TIR interpreter then traps a store
+    into it (EXEC-tir-bind-4) and the caller's value never changes."""
+    if type(value) is np.ndarray and value.flags.writeable:
+        value = value.view()
+        value.flags.writeable = False
+    return value
 
 
 def _eval_call_pure_packed(interp: Interpreter, e: rx.Call, frame: Frame):
@@ -498,17 +516,18 @@ def _int_of(v) -> int:
 
 
 def _eval_alloc_storage(interp: Interpreter, e: rx.Call, frame: Frame):
+    """EXEC-mem-storage-1: R.memory.alloc_storage(R.shape([k]), ...) holds k bytes (its
+    dtype is a hint, which TVM's lowering replaces by uint8); R.vm.alloc_storage(
+    R.shape([k]), device, dtype) holds k elements of its dtype, as TVM's VM allocator
+    sizes them."""
     size = interp.expr(e.args[0], frame)
-    nbytes_count = 1
-    for d in size.dims:
-        nbytes_count *= d
-    dtype = interp.expr(e.args[3], frame).dtype if len(e.args) > 3 else None
-    if e.op.name == "relax.vm.alloc_storage" and len(e.args) > 2:
-        dtype = interp.expr(e.args[2], frame).dtype
+    count = math.prod(size.dims)
     try:
-        size = memory.itemsize(dtype) if dtype is not None and not dtype.is_void else 1
-        return memory.alloc_storage(nbytes_count * size, "global",
-                                    interp.limits.max_tensor_bytes)
+        if e.op.name == "relax.vm.alloc_storage" and len(e.args) > 2:
+            dtype = interp.expr(e.args[2], frame).dtype
+            if not dtype.is_void:
+                count *= memory.itemsize(dtype)
+        return memory.alloc_storage(count, "global", interp.limits.max_tensor_bytes)
     except memory.MemoryCheckError as err:
         raise _memory_error(err, e.span) from None
 

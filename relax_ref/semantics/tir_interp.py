@@ -262,8 +262,8 @@ class _Machine(VectorPath):
             if copy.tobytes() != original.tobytes():
                 what = f"buffer {buf.name}" if isinstance(buf, tir.Buffer) else "its data"
                 raise _error(f"{_func_name(func)}: stores into {what}, but the "
-                             f"argument of parameter {param.name} is read-only (a module "
-                             f"constant or a read-only array)", param, "read_only",
+                             f"argument of parameter {param.name} is read-only (a call_tir "
+                             f"input, a module constant or a read-only array)", param, "read_only",
                              "EXEC-tir-bind-4")
 
     def _buffer_argument(self, param, buf, arg, name) -> np.ndarray:

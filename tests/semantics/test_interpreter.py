@@ -67,7 +67,7 @@ class Module:
     @R.function(pure=False)
     def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
         cls = Module
-        storage = R.memory.alloc_storage(R.shape([8]), 0, R.str("global"), R.dtype("float32"))
+        storage = R.memory.alloc_storage(R.shape([32]), 0, R.str("global"), R.dtype("float32"))
         a = R.memory.alloc_tensor(storage, 0, R.shape([4]), R.dtype("float32"))
         cls.double(x, a)
         b = R.memory.alloc_tensor(storage, {offset_of_second}, R.shape([4]), R.dtype("float32"))
