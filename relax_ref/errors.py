@@ -70,3 +70,21 @@ class RuntimeCheckError(RelaxError):
 
 class ResourceError(RelaxError):
     """A configured limit (tensor size, recursion depth, ...) would be exceeded."""
+
+
+class CheckError(RelaxError):
+    """Every problem one check of a module found (``relax_ref.check``): ``errors`` holds
+    them in source order; the span and rule are the first one's."""
+
+    def __init__(self, errors: list[RelaxError]):
+        first = errors[0]
+        more = len(errors) - 1
+        tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+        super().__init__(first.message + tail, first.span, rule=first.rule,
+                         source_text=first.source_text)
+        self.errors = list(errors)
+
+    def render(self) -> str:
+        for err in self.errors:
+            err.source_text = err.source_text or self.source_text
+        return "\n".join(err.render() for err in self.errors)

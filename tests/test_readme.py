@@ -21,3 +21,13 @@ def test_quick_start_has_two_commands():
 def test_ci_runs_the_readme_test_command():
     ci = (REPO / ".ci" / "run").read_text()
     assert _quick_start_lines()[1] in ci.splitlines()
+
+
+def test_the_python_api_example_runs_as_written(capsys):
+    text = (REPO / "README.md").read_text()
+    section = text.split("## Python API", 1)[1]
+    code = section.split("```python", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README.md", "exec"), {})  # the README's own example, verbatim
+    out = capsys.readouterr().out
+    assert "[0. 2. 4.]" in out and "runs compared" in out
+    assert "unused" not in out.split("[0. 2. 4.]")[1].split("runs compared")[0]

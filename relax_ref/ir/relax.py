@@ -289,3 +289,20 @@ class IRModule:
     def with_functions(self, functions: dict[str, Any]) -> "IRModule":
         return IRModule(dict(functions), self.attrs, self.global_infos, self.name,
                         span=self.span)
+
+    def script(self) -> str:
+        """The module as TVMScript (TVM 0.27 dialect). The printer lives above ``ir``;
+        ``relax_ref/__init__.py`` installs it (``set_script_printer``), and that file
+        runs before any module of the package can be imported."""
+        if _script_printer is None:
+            raise RuntimeError("no TVMScript printer is installed")
+        return _script_printer(self)
+
+
+_script_printer = None
+
+
+def set_script_printer(printer) -> None:
+    """Install ``printer(IRModule) -> str`` for ``IRModule.script`` (see there)."""
+    global _script_printer
+    _script_printer = printer

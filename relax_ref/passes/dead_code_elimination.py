@@ -11,12 +11,14 @@ A binding is kept when any of these holds (PASS-dce-1):
 """
 from __future__ import annotations
 
+import dataclasses
+
 from relax_ref.ir import relax as rx
 from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.sinfo_relations import Check, base_check, defined_symbols
 from relax_ref.solver.analyzer import Analyzer
 
-from .registry import register_pass
+from .registry import Pass, register_pass
 from .rewrite import Rewriter, finish, has_effect, used_vars
 
 
@@ -63,10 +65,10 @@ def _rebind(b: rx.Binding, value: rx.Expr) -> rx.Binding:
     return rx.VarBinding(b.var, value, span=b.span)
 
 
-def _reachable(mod: rx.IRModule) -> set[str]:
-    """PASS-dce-3: functions reachable from the public ones."""
+def _reachable(mod: rx.IRModule, entry_functions: tuple[str, ...] = ()) -> set[str]:
+    """PASS-dce-3: functions reachable from the public ones and ``entry_functions``."""
     todo = [name for name, f in mod.functions.items()
-            if not (getattr(f, "is_private", False))]
+            if not (getattr(f, "is_private", False)) or name in entry_functions]
     seen = set(todo)
     while todo:
         f = mod.functions[todo.pop()]
@@ -99,8 +101,29 @@ def _global_refs(func: rx.Function) -> set[str]:
 @register_pass("DeadCodeElimination", exact=True, may_remove_traps=True)
 def dead_code_elimination(mod: rx.IRModule) -> rx.IRModule:
     """Remove unused bindings without effects and unreachable private functions."""
+    return _run(mod, ())
+
+
+def dead_code_elimination_with(entry_functions=None) -> Pass:
+    """The pass with TVM's option: ``entry_functions`` are roots of PASS-dce-3 besides
+    the public functions (a name the module lacks is an error, as in TVM)."""
+    entries = tuple(entry_functions or ())
+    if not entries:
+        return dead_code_elimination
+
+    def run(mod: rx.IRModule) -> rx.IRModule:
+        missing = [n for n in entries if n not in mod.functions]
+        if missing:
+            raise ValueError(f"PASS-dce-3: the module has no function {missing[0]!r}")
+        return _run(mod, entries)
+
+    return dataclasses.replace(dead_code_elimination, run=run,
+                               options={"entry_functions": list(entries)})
+
+
+def _run(mod: rx.IRModule, entry_functions: tuple[str, ...]) -> rx.IRModule:
     mod = normalize(mod)
     out = _DeadBindings(mod).module(mod)
-    keep = _reachable(out)
+    keep = _reachable(out, entry_functions)
     out = out.with_functions({k: v for k, v in out.functions.items() if k in keep})
     return finish(out)

@@ -1,6 +1,7 @@
 """Making arguments for a function from its signature: random values of a struct info
 (for ``relax-ref run`` without inputs, the pass verifier and the fuzzer), and reading
-arguments from NumPy files in the samples' ``in_0, in_1, ...`` convention."""
+arguments from NumPy files in the samples' ``in_0, in_1, ...`` convention; choosing the
+entry function and converting Python values to and from the interpreter's (the API)."""
 from __future__ import annotations
 
 import math
@@ -33,7 +34,9 @@ def symbols_needed(func: rx.Function) -> list[P.Var]:
     signature defines (bare dimensions and R.Prim values), in order."""
     from .sinfo_relations import defined_symbols
 
-    return defined_symbols(p.struct_info for p in func.params)
+    # A float R.Prim parameter names its value too, but no dimension can use it.
+    return [v for v in defined_symbols(p.struct_info for p in func.params)
+            if not v.dtype.is_float]
 
 
 def random_value(sinfo: si.StructInfo, env: Mapping[P.Var, int], rng: np.random.Generator,
@@ -51,6 +54,9 @@ def random_value(sinfo: si.StructInfo, env: Mapping[P.Var, int], rng: np.random.
             raise InputError(f"{what}: the shape's values are not known; give it explicitly")
         return ShapeValue(tuple(_dim(d, env, what) for d in sinfo.values))
     if isinstance(sinfo, si.PrimStructInfo):
+        if isinstance(sinfo.value, P.Var) and sinfo.value not in env and sinfo.dtype.is_float:
+            # A float R.Prim parameter names its value, but no shape can depend on it.
+            return PrimScalar(float(rng.standard_normal()), sinfo.dtype)
         if sinfo.value is not None:
             try:
                 value = evaluate_int(sinfo.value, env)
@@ -237,3 +243,82 @@ def from_stored_form(arr: np.ndarray, dtype_name: str, what: str) -> np.ndarray:
         raise InputError(f"{what}: the bits of {dtype_name} must be an array of uint"
                          f"{8 * want.itemsize}, found {arr.dtype}")
     return arr.view(want)
+
+
+def entry_function(mod: rx.IRModule, entry: str | None = None) -> str:
+    """API-entry-1: the function to run. ``entry`` when given (it must be a Relax
+    function of ``mod``); else ``main``; else the only Relax function of ``mod``.
+    InputError names the candidates when there is no such choice."""
+    relax_funcs = [name for name, f in mod.functions.items() if isinstance(f, rx.Function)]
+    listed = ", ".join(relax_funcs) or "none"
+    if entry is not None:
+        func = mod.functions.get(entry)
+        if func is None:
+            raise InputError(f"the module has no function {entry!r} (its Relax functions: "
+                             f"{listed})")
+        if not isinstance(func, rx.Function):
+            raise InputError(f"{entry!r} is a prim_func; run a Relax function (its Relax "
+                             f"functions: {listed})")
+        return entry
+    if isinstance(mod.functions.get("main"), rx.Function):
+        return "main"
+    if len(relax_funcs) == 1:
+        return relax_funcs[0]
+    if not relax_funcs:
+        raise InputError("the module has no Relax function to run")
+    raise InputError(f"the module has no 'main' and {len(relax_funcs)} Relax functions; "
+                     f"choose one as the entry: {listed}")
+
+
+def value_from_python(x, sinfo: si.StructInfo, what: str):
+    """API-args-1: the interpreter's value for a Python argument ``x`` of a parameter
+    annotated ``sinfo``: a tuple (or list) for an R.Tuple, field by field; a number,
+    bool or 0-d array for an R.Prim; a sequence of whole numbers or a 1-d array for an
+    R.Shape; an array (or anything ``numpy.asarray`` makes one of) for a tensor.
+    Whether the value fits the annotation is the interpreter's signature check."""
+    if isinstance(sinfo, si.TupleStructInfo):
+        if not isinstance(x, (tuple, list)):
+            raise InputError(f"{what}: expected a tuple of {len(sinfo.fields)} values, "
+                             f"found {type(x).__name__}")
+        if len(x) != len(sinfo.fields):
+            raise InputError(f"{what}: expected a tuple of {len(sinfo.fields)} values, "
+                             f"found {len(x)}")
+        return tuple(value_from_python(v, f, f"{what}[{i}]")
+                     for i, (v, f) in enumerate(zip(x, sinfo.fields)))
+    if isinstance(x, (PrimScalar, ShapeValue)) or not isinstance(
+            sinfo, (si.PrimStructInfo, si.ShapeStructInfo, si.TensorStructInfo)):
+        return x  # already the interpreter's value, or one it checks as it is
+    if isinstance(x, np.ndarray):
+        arr = x
+    else:
+        try:
+            arr = np.asarray(x)
+        except (TypeError, ValueError) as err:
+            raise InputError(f"{what}: cannot read {type(x).__name__} as an array: {err}") \
+                from None
+    if arr.dtype.hasobject:
+        raise InputError(f"{what}: expected numbers, found {type(x).__name__} holding "
+                         f"Python objects")
+    return value_from_array(arr, sinfo, what)
+
+
+def value_to_python(value):
+    """API-args-1, the other way: tensors stay NumPy arrays, tuples become tuples, an
+    R.Prim becomes a NumPy scalar of its dtype (a Python value for dtypes NumPy lacks),
+    an R.Shape a 1-d int64 array (as ``--out`` saves it), strings and dtypes ``str``."""
+    from relax_ref.values import DTypeValue, StringValue
+
+    if isinstance(value, tuple):
+        return tuple(value_to_python(v) for v in value)
+    if isinstance(value, PrimScalar):
+        try:
+            return numpy_dtype(value.dtype).type(value.value)
+        except (DTypeError, TypeError, ValueError, OverflowError):
+            return value.value
+    if isinstance(value, ShapeValue):
+        return np.asarray(value.dims, dtype=np.int64)
+    if isinstance(value, StringValue):
+        return value.value
+    if isinstance(value, DTypeValue):
+        return str(value.dtype)
+    return value

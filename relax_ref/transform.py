@@ -1,0 +1,172 @@
+"""The passes as TVM users call them: ``relax_ref.transform.<TVM pass name>(...)`` returns
+a pass, a callable ``IRModule -> IRModule`` that carries its contract (spec/passes.md).
+
+    mod = transform.BindSymbolicVars({"n": 4})(mod)
+    seq = transform.Sequential([transform.LambdaLift(), transform.ToNonDataflow()])
+
+Each function takes TVM's arguments, by TVM's names and defaults; the passes themselves
+live in ``relax_ref/passes/`` (one file per pass). ``build_pass(name, options)`` is the
+same from a name and a dict (``relax-ref opt --pass-opt``); ``pass_options(name)`` lists
+what a pass takes.
+"""
+from __future__ import annotations
+
+import inspect
+from typing import Any, Mapping, Sequence
+
+from relax_ref.passes.registry import Pass, all_passes, get_pass
+
+__all__ = [
+    "BindParams", "BindSymbolicVars", "CanonicalizeBindings", "ConvertToDataflow",
+    "DeadCodeElimination", "EliminateCommonSubexpr", "FoldConstant", "InlinePrivateFunctions",
+    "LambdaLift", "Normalize", "RemovePurityChecking", "RemoveUnusedOutputs",
+    "RemoveUnusedParameters", "ToNonDataflow", "TopologicalSort", "Sequential", "build_pass",
+    "pass_options",
+]
+
+
+# -- passes with TVM's options ---------------------------------------------------------------
+
+def BindParams(func_name: str, params: Mapping) -> Pass:
+    """Bind parameters of ``func_name`` (name or parameter -> NumPy array) to constants."""
+    from relax_ref.passes.bind_params import bind_params
+
+    return bind_params(func_name, params)
+
+
+def BindSymbolicVars(binding_map: Mapping, func_name: str | None = None) -> Pass:
+    """Bind symbolic variables (name or variable -> int or expression), in ``func_name``
+    or in every Relax function that defines them."""
+    from relax_ref.passes.bind_symbolic_vars import bind_symbolic_vars
+
+    return bind_symbolic_vars(binding_map, func_name)
+
+
+def ConvertToDataflow(min_size: int = 2) -> Pass:
+    """Runs of at least ``min_size`` pure bindings become dataflow blocks."""
+    from relax_ref.passes.convert_to_dataflow import convert_to_dataflow
+
+    return convert_to_dataflow(min_size)
+
+
+def DeadCodeElimination(entry_functions: Sequence[str] | None = None) -> Pass:
+    """Remove unused pure bindings, and functions neither public nor reached from
+    ``entry_functions``."""
+    from relax_ref.passes.dead_code_elimination import dead_code_elimination_with
+
+    return dead_code_elimination_with(entry_functions)
+
+
+def EliminateCommonSubexpr(call_only: bool = False) -> Pass:
+    """Merge equal pure values within a function (only calls with ``call_only``)."""
+    from relax_ref.passes.eliminate_common_subexpr import eliminate_common_subexpr_with
+
+    return eliminate_common_subexpr_with(call_only)
+
+
+def TopologicalSort(order: str = "depth-first", direction: str = "from-inputs") -> Pass:
+    """Sort the bindings of dataflow blocks (``order``: depth-first or breadth-first;
+    ``direction``: from-inputs or from-outputs)."""
+    from relax_ref.passes.topological_sort import topological_sort_with
+
+    return topological_sort_with(order, direction)
+
+
+# -- passes without options --------------------------------------------------------------------
+
+def CanonicalizeBindings() -> Pass:
+    """Replace trivial re-bindings by their source, simplify redundant match_casts."""
+    return get_pass("CanonicalizeBindings")
+
+
+def FoldConstant() -> Pass:
+    """Evaluate calls whose operands are all constants."""
+    return get_pass("FoldConstant")
+
+
+def InlinePrivateFunctions() -> Pass:
+    """Inline calls of private Relax functions."""
+    return get_pass("InlinePrivateFunctions")
+
+
+def LambdaLift() -> Pass:
+    """Lift local functions to the module."""
+    return get_pass("LambdaLift")
+
+
+def Normalize() -> Pass:
+    """Bring the module to A-normal form with struct info everywhere."""
+    return get_pass("Normalize")
+
+
+def RemovePurityChecking() -> Pass:
+    """Mark pure functions force_pure and unwrap the pure-override ops."""
+    return get_pass("RemovePurityChecking")
+
+
+def RemoveUnusedOutputs() -> Pass:
+    """Drop outputs of private functions that no caller uses."""
+    return get_pass("RemoveUnusedOutputs")
+
+
+def RemoveUnusedParameters() -> Pass:
+    """Drop parameters of private functions that their body does not use."""
+    return get_pass("RemoveUnusedParameters")
+
+
+def ToNonDataflow() -> Pass:
+    """Turn every dataflow block into an ordinary binding block."""
+    return get_pass("ToNonDataflow")
+
+
+def Sequential(passes: Sequence[Pass | str], name: str | None = None) -> Pass:
+    """The passes in order as one pass (TVM's ``tvm.transform.Sequential``), checking
+    the IR forms each requires and produces on the way (PASS-pipe-3)."""
+    from relax_ref.passes.pipeline import Pipeline
+
+    return Pipeline(passes).as_pass(name)
+
+
+# -- by name (the command line) -------------------------------------------------------------
+
+#: The parameter that collects the options not named as parameters, for passes whose
+#: main argument is a map: ``--pass-opt BindSymbolicVars:n=4`` is ``binding_map={"n": 4}``.
+_MAP_PARAMETER = {"BindSymbolicVars": "binding_map", "BindParams": "params"}
+
+
+def _factory(name: str):
+    factory = globals().get(name)
+    if name not in __all__ or not callable(factory) or name in ("Sequential", "build_pass",
+                                                                   "pass_options"):
+        raise KeyError(f"no pass named {name!r} (passes: {', '.join(sorted(all_passes()))})")
+    return factory
+
+
+def pass_options(name: str) -> list[tuple[str, Any]]:
+    """The options of pass ``name``: (parameter, default) pairs, ``inspect.Parameter.empty``
+    for a required one."""
+    return [(p.name, p.default) for p in inspect.signature(_factory(name)).parameters.values()]
+
+
+def build_pass(name: str, options: Mapping[str, Any] | None = None) -> Pass:
+    """Pass ``name`` with ``options`` by TVM's parameter names; for BindSymbolicVars and
+    BindParams, the other keys are the entries of its map (symbol or parameter name ->
+    value). TypeError or ValueError for options the pass does not take."""
+    factory = _factory(name)
+    params = dict(pass_options(name))
+    kwargs: dict[str, Any] = {}
+    entries: dict[str, Any] = {}
+    for key, value in (options or {}).items():
+        if key in params and key != _MAP_PARAMETER.get(name):
+            kwargs[key] = value
+        elif name in _MAP_PARAMETER:
+            entries[key] = value
+        else:
+            known = ", ".join(params) or "none"
+            raise TypeError(f"{name} has no option {key!r} (its options: {known})")
+    if name in _MAP_PARAMETER:
+        kwargs[_MAP_PARAMETER[name]] = entries
+    missing = [p for p, d in params.items() if d is inspect.Parameter.empty and p not in kwargs]
+    if missing:
+        raise TypeError(f"{name} needs the option {missing[0]!r}")
+    return factory(**kwargs)
