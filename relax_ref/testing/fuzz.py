@@ -1,6 +1,6 @@
 """Fuzzing a pass against the interpreter (DESIGN.md decision 8; `relax-ref fuzz`).
 
-``run_campaign(pass_name, seconds, seed, out_dir)`` generates random well-formed modules
+``run_campaign(pass_name, seconds, seed, out_dir, programs=N)`` generates random well-formed modules
 (``testing.strategies``), runs ``relax_ref.verify.check_pass`` on each, and saves each
 distinct failure, shrunk, as
 
@@ -12,7 +12,8 @@ distinct failure, shrunk, as
 
 Deterministic for a seed: program ``i`` is drawn from ``default_rng([seed, i])`` and its
 inputs from ``check_pass(..., seed=i)``, so the same seed finds the same failures in the
-same order (how many programs fit in the time differs from run to run).
+same order. With a ``programs`` budget the whole campaign is deterministic; with a time
+budget, how many programs fit differs from run to run (and machine load).
 
 Shrinking works on the record of the generator's choices, as Hypothesis does: replaying an
 edited record always gives a well-formed module (``ReplayChoices``), so the shrinker
@@ -27,6 +28,7 @@ shrunk nor saved again, so one frequent bug does not eat the campaign's time.
 """
 from __future__ import annotations
 
+import math
 import re
 import time
 from dataclasses import dataclass, field
@@ -333,25 +335,31 @@ def _next_index(out_dir: Path, name: str) -> int:
 
 # -- the campaign --------------------------------------------------------------------------------
 
-def run_campaign(pass_name: str | Pass, seconds: float, seed: int = 0,
+def run_campaign(pass_name: str | Pass, seconds: float | None = None, seed: int = 0,
                  out_dir: str | Path = "fuzz-failures", progress: bool = True, *,
-                 trials: int = 3, max_saved: int = 10, shrink_seconds: float = 20.0,
+                 trials: int = 3, programs: int | None = None, max_saved: int = 10,
+                 shrink_seconds: float = 20.0,
                  options: GenOptions | None = None) -> CampaignResult:
-    """Fuzz a pass (a registered name, or a Pass object) for ``seconds``; see the module
-    docstring. ``trials`` is check_pass's number of input sets per program; at most
-    ``max_saved`` failures are shrunk and saved, each shrunk for at most
-    ``shrink_seconds`` (and at most 5 s past the campaign's end). ``programs_per_second``
-    counts the time spent generating and checking programs, not shrinking."""
+    """Fuzz a pass (a registered name, or a Pass object); see the module docstring.
+
+    The budget is ``programs`` programs (deterministic: the same programs for a seed on
+    any machine), or ``seconds`` of generating and checking, or whichever ends first
+    when both are given. ``trials`` is check_pass's number of input sets per program; at
+    most ``max_saved`` failures are shrunk and saved, each shrunk for at most
+    ``shrink_seconds`` (and, with a time budget, at most 5 s past the campaign's end).
+    ``programs_per_second`` counts the time spent generating and checking programs, not
+    shrinking. ValueError for a budget that would check nothing (CLI-budget-1)."""
+    _check_budget(seconds, programs, trials, seed)
     p = pass_name if isinstance(pass_name, Pass) else get_pass(pass_name)
     campaign = _Campaign(p, seed, Path(out_dir), trials, max_saved, shrink_seconds, options)
     # Load the parser's grammar before the clock starts: a one-time cost, not a rate.
     build_module(generate_text(ReplayChoices([])))
     start = time.monotonic()
-    deadline = start + seconds
-    bar = _ProgressBar(p.name, seconds) if progress else None
+    deadline = start + seconds if seconds is not None else math.inf
+    bar = _ProgressBar(p.name, seconds, programs) if progress else None
     try:
         i = 0
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and (programs is None or i < programs):
             campaign.program(i, deadline, bar)
             i += 1
             if bar:
@@ -361,6 +369,21 @@ def run_campaign(pass_name: str | Pass, seconds: float, seed: int = 0,
         if bar:
             bar.close(campaign.result)
     return campaign.result
+
+
+def _check_budget(seconds, programs, trials, seed) -> None:
+    """CLI-budget-1: a campaign that would check nothing is refused, not reported OK."""
+    if seconds is None and programs is None:
+        raise ValueError("give the campaign a budget: seconds or programs")
+    if seconds is not None and not (isinstance(seconds, (int, float))
+                                    and math.isfinite(seconds) and seconds > 0):
+        raise ValueError(f"seconds must be a positive finite number, not {seconds!r}")
+    for name, value in (("programs", programs), ("trials", trials)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or value < 1):
+            raise ValueError(f"{name} must be a positive integer, not {value!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
 
 
 class _Campaign:
@@ -452,9 +475,10 @@ def _shrink(p: Pass, drawn: RandomChoices, problem: _Problem, trials: int, index
 
 
 class _ProgressBar:
-    """A rich progress bar over the campaign's time, with programs per second."""
+    """A rich progress bar over the campaign's budget (programs, else time), with
+    programs per second."""
 
-    def __init__(self, name: str, seconds: float):
+    def __init__(self, name: str, seconds: float | None, programs: int | None):
         from rich.console import Console
         from rich.progress import (BarColumn, Progress, TextColumn, TimeElapsedColumn,
                                    TimeRemainingColumn)
@@ -466,14 +490,16 @@ class _ProgressBar:
             TextColumn("[red]{task.fields[failures]} failing"),
             TimeElapsedColumn(), TimeRemainingColumn(),
             console=Console(stderr=True), transient=False)
-        self.name = name
+        self.name, self.by_programs = name, programs is not None
         self.start = time.monotonic()
         self.progress.start()
-        self.task = self.progress.add_task(f"fuzz {name}", total=seconds, programs=0,
-                                           rate=0.0, failures=0)
+        self.task = self.progress.add_task(f"fuzz {name}",
+                                           total=programs if self.by_programs else seconds,
+                                           programs=0, rate=0.0, failures=0)
 
     def update(self, result: CampaignResult, status: str | None = None) -> None:
-        self.progress.update(self.task, completed=time.monotonic() - self.start,
+        done = result.programs if self.by_programs else time.monotonic() - self.start
+        self.progress.update(self.task, completed=done,
                              programs=result.programs, rate=result.programs_per_second,
                              failures=result.failing_programs,
                              description=f"fuzz {self.name}" + (f": {status}" if status else ""))

@@ -50,7 +50,7 @@ def test_check_pass_uses_bind_symbolic_vars_adapter():
 
 @pytest.mark.parametrize("name", ["BindParams", "BindSymbolicVars"])
 def test_fuzz_checks_random_instances(name, tmp_path):
-    result = run_campaign(name, 3, seed=4, out_dir=tmp_path, progress=False)
+    result = run_campaign(name, programs=40, seed=4, out_dir=tmp_path, progress=False)
     assert result.ok, result.summary()
     assert result.instances > result.programs // 3, result.summary()
 
@@ -69,6 +69,7 @@ def test_fuzz_catches_a_broken_instance(tmp_path):
         return dataclasses.replace(wrong, adapters=good.adapters)
 
     p = Pass("BrokenBind", real.run, instantiate=broken)
-    result = run_campaign(p, 4, seed=4, out_dir=tmp_path, progress=False, shrink_seconds=2)
+    result = run_campaign(p, programs=40, seed=4, out_dir=tmp_path, progress=False,
+                          shrink_seconds=30)
     assert not result.ok and result.failures, result.summary()
     assert "Bind" in result.failures[0].report_path.read_text()

@@ -191,8 +191,8 @@ BROKEN = Pass("AddBecomesSubtract", lambda m: finish(_AddBecomesSubtract().modul
 
 
 def test_fuzz_campaign_finds_a_broken_pass(tmp_path):
-    result = run_campaign(BROKEN, 4, seed=0, out_dir=tmp_path, progress=False,
-                          shrink_seconds=5)
+    result = run_campaign(BROKEN, programs=30, seed=0, out_dir=tmp_path, progress=False,
+                          shrink_seconds=60)
     assert result.programs > 0 and result.programs_per_second > 0
     assert result.failing_programs >= 1 and result.failures
     f = result.failures[0]
@@ -220,7 +220,8 @@ def test_fuzz_campaign_finds_a_broken_pass(tmp_path):
 
 def test_fuzz_campaign_of_a_correct_pass_finds_nothing(tmp_path):
     identity = Pass("Identity", lambda m: m)
-    result = run_campaign(identity, 1.5, seed=1, out_dir=tmp_path / "out", progress=False)
+    result = run_campaign(identity, programs=20, seed=1, out_dir=tmp_path / "out",
+                          progress=False)
     assert result.programs > 0 and result.ok and not result.failures
     assert result.invalid == 0
     assert not (tmp_path / "out").exists()
