@@ -23,6 +23,7 @@ from typing import Any, Callable
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
+from relax_ref.ir.call_kinds import CallKind, call_kind
 from relax_ref.ir.dtype import VOID, DataType, DTypeError, parse_dtype
 from relax_ref.ir.span import Span
 from relax_ref.errors import StructInfoError
@@ -112,6 +113,12 @@ class OpDef:
     # struct info (``finalize(call, sinfo) -> call``): a literal reshape target's ``-1``
     # becomes the inferred dimension, so no ``-1`` reaches run time.
     finalize: Callable[[rx.Call, si.StructInfo], rx.Call] | None = None
+
+    @property
+    def call_kind(self) -> CallKind:
+        """How calls of this op are formed (DPS, packed, a format operand): a fact the
+        parser reads too, so it is kept in ir/call_kinds.py, below both."""
+        return call_kind(self.name)
 
     @property
     def short_name(self) -> str:

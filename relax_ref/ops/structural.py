@@ -126,10 +126,4 @@ _reg("relax.vm.kill_object", ("obj",), deduce_void, False, "SI-struct-void-1")
 _reg("relax.null_value", (), deduce_object, True, "SI-struct-storage-1")
 
 
-def is_dps_call(call: rx.Call) -> bool:
-    return isinstance(call.op, rx.Op) and call.op.name in (
-        "relax.call_tir", "relax.call_tir_inplace", "relax.call_tir_with_grad",
-        "relax.call_dps_packed")
-
-
-__all__ = ["is_dps_call", "VOID_SINFO"]
+__all__ = ["VOID_SINFO"]

@@ -14,6 +14,7 @@ from lark import Tree
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
+from relax_ref.ir.call_kinds import call_kind
 from relax_ref.ir.dtype import BOOL, INT64, VOID, DataType, DTypeError, parse_dtype
 
 from . import prim_builder as pb
@@ -22,8 +23,6 @@ from .scope import is_scalar_dtype_name, ModuleEnv, ModuleRef, Namespace, Reader
 
 # Keywords that carry the struct info of a call's result (``Call.sinfo_args``).
 SINFO_KEYWORDS = ("out_ty", "out_sinfo", "sinfo_args", "ty_args")
-# Structural calls whose arguments are (callee, (args...), [tir_vars]).
-DPS_CALLS = ("call_tir", "call_tir_inplace", "call_dps_packed", "call_tir_with_grad")
 # Names under R. that build struct info.
 SINFO_CONSTRUCTORS = ("Tensor", "Shape", "Prim", "Tuple", "Object", "Any", "Callable")
 
@@ -742,7 +741,8 @@ class RelaxReader(Reader):
             callee = rx.ExternFunc(fname, span=self.ctx.span(args[0]))
             return rx.Call(callee, tuple(self.expr(a) for a in args[1:]), attrs, sinfo_args,
                            span=span)
-        if name in ("call_pure_packed", "call_inplace_packed"):
+        kind = call_kind(name)  # how the operands are written (ir/call_kinds.py)
+        if kind.packed:
             if not args:
                 raise self.error(f"R.{name} takes the function's name first", node,
                                  rule="SYN-relax-9")
@@ -751,10 +751,10 @@ class RelaxReader(Reader):
                 else self.to_expr(first, args[0])
             rest = tuple(self.expr(a) for a in args[1:])
             return rx.Call(rx.Op(f"relax.{name}"), (callee,) + rest, attrs, sinfo_args, span=span)
-        if name in DPS_CALLS:
+        if kind.dps:
             return self.dps_call(name, args, attrs, sinfo_args, node)
         exprs = tuple(self.expr(a) for a in args)
-        if name in ("print", "assert_op"):
+        if kind.format_position is not None:
             return self.format_call(name, exprs, attrs, sinfo_args, node)
         if name == "builtin.alloc_tensor" and not sinfo_args and len(exprs) >= 2 \
                 and isinstance(exprs[0], rx.ShapeExpr) and isinstance(exprs[1], rx.DataTypeImm):
@@ -778,9 +778,9 @@ class RelaxReader(Reader):
         if not isinstance(fmt, rx.StringImm):
             raise self.error(f"the format of R.{name} must be a string", node,
                              rule="SYN-relax-12")
-        if name == "print":
+        if call_kind(name).format_position == 0:  # R.print: the format, then the values
             args = (fmt,) + exprs
-        else:
+        else:  # R.assert_op: the condition, the format, then the format arguments
             if not exprs:
                 raise self.error("R.assert_op takes a condition first", node,
                                  rule="SYN-relax-12")

@@ -12,16 +12,14 @@ import numpy as np
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
+from relax_ref.ir.call_kinds import call_kind
 from relax_ref.ir.dtype import DataType
 from relax_ref.ir.text import (INDENT, Names, PrimPrinter, PrintError, TextContext,
                                identifier, python_float, quote, same_expr)
 
-# Ops whose calls print as R.<op>(callee, (args...), out_ty=..., [tir_vars=...]).
-_DPS_OPS = ("call_tir", "call_tir_inplace", "call_tir_with_grad", "call_dps_packed")
-# Ops whose first argument is a packed function named by a string.
-_PACKED_OPS = ("call_pure_packed", "call_inplace_packed")
-# Ops whose format string is an operand at this position, printed as ``format=``.
-_FORMAT_POSITION = {"print": 0, "assert_op": 1}
+# How a call prints follows its call kind (ir/call_kinds.py): destination-passing calls
+# as R.<op>(callee, (args...), out_ty=..., [tir_vars=...]), packed calls with the function
+# first, a format operand as ``format=``.
 
 
 class RelaxPrinter(PrimPrinter):
@@ -215,22 +213,22 @@ class RelaxPrinter(PrimPrinter):
         sinfo_args = c.sinfo_args
         if isinstance(op, rx.Op):
             name = _op_name(op.name)
-            if name in _DPS_OPS and 2 <= len(args) <= 3:
+            kind = call_kind(op.name)
+            if kind.dps and 2 <= len(args) <= 3:
                 # R.call_tir(cls.f, (x, y), out_ty=..., [attrs], [tir_vars=...])
                 parts = [self._callee(args[0]), self._operands(args[1])]
                 parts += self._out_ty(sinfo_args) + self._kwargs(c.attrs)
                 if len(args) == 3:
                     parts.append(f"tir_vars={self.expr(args[2])}")
                 return f"R.{name}({', '.join(parts)})"
-            if name in _PACKED_OPS and args:
+            if kind.packed and args:
                 # R.call_pure_packed("f", x, ..., [attrs], ty_args=(...))
                 parts = [self._callee(args[0])] + [self.expr(a) for a in args[1:]]
                 return f"R.{name}({', '.join(parts + self._trailer(c.attrs, sinfo_args))})"
-            if name in _FORMAT_POSITION and len(args) > _FORMAT_POSITION[name] and \
-                    isinstance(args[_FORMAT_POSITION[name]], rx.StringImm):
+            k = kind.format_position
+            if k is not None and len(args) > k and isinstance(args[k], rx.StringImm):
                 # R.print(values..., format=R.str(f)) and R.assert_op(cond, args...,
                 # format=R.str(f)): the format is an operand (SYN-relax-12).
-                k = _FORMAT_POSITION[name]
                 parts = [self.expr(a) for a in args[:k] + args[k + 1:]]
                 if name == "assert_op" and len(args) > 3:
                     # PRINT-assert-1: several format arguments as one list, which TVM 0.27

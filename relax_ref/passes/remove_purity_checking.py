@@ -20,12 +20,11 @@ Contract:
 from __future__ import annotations
 
 from relax_ref.ir import relax as rx
+from relax_ref.ir.call_kinds import call_kind
 from relax_ref.semantics.well_formed import FORCE_PURE
 
 from .registry import register_pass
 from .rewrite import Rewriter, finish
-
-PURE_OVERRIDES = ("relax.call_pure_packed", "relax.call_inplace_packed")
 
 
 class _RemovePurity(Rewriter):
@@ -55,7 +54,8 @@ class _RemovePurity(Rewriter):
 
     def call(self, e: rx.Call) -> rx.Expr:
         new = super().call(e)
-        if self.in_dataflow or not isinstance(new.op, rx.Op) or new.op.name not in PURE_OVERRIDES \
+        # call_pure_packed / call_inplace_packed: a packed call declared pure
+        if self.in_dataflow or not isinstance(new.op, rx.Op) or not call_kind(new.op.name).packed \
                 or not new.args:
             return new
         attrs = new.attrs if new.op.name == "relax.call_pure_packed" else rx.EMPTY_ATTRS

@@ -24,6 +24,7 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
+from relax_ref.ir.call_kinds import CALL_KINDS, call_kind
 from relax_ref.ir.dtype import BOOL, DataType
 from relax_ref.ir.numpy_dtype import dtype_of_numpy, numpy_dtype
 from relax_ref.ops.common import OpRuntimeError
@@ -388,7 +389,8 @@ def _eval_call_tir(interp: Interpreter, e: rx.Call, frame: Frame):
     if len(e.args) > 2:
         shape = interp.expr(e.args[2], frame)
         tir_vars = list(shape.dims)
-    if e.op.name == "relax.call_tir_inplace":
+    kind = call_kind(e.op.name)
+    if kind.inplace:
         indices = e.attrs.get("inplace_indices")
         indices = list(indices) if isinstance(indices, (tuple, list)) else [indices]
         # The in-place inputs are handed to the kernel, and so is any input that is
@@ -414,7 +416,7 @@ def _eval_call_tir(interp: Interpreter, e: rx.Call, frame: Frame):
         args = inputs + extra + tir_vars
     else:
         outputs = _dps_outputs(interp, e, frame)
-        if e.op.name != "relax.call_dps_packed":
+        if kind.tir_callee:  # not call_dps_packed: a packed function may write its inputs
             inputs = [_read_only(a) for a in inputs]
         args = inputs + outputs + tir_vars
     if isinstance(callee, rx.GlobalVar):
@@ -451,7 +453,7 @@ def _eval_call_pure_packed(interp: Interpreter, e: rx.Call, frame: Frame):
 
 def _eval_print(interp: Interpreter, e: rx.Call, frame: Frame):
     # SYN-relax-12: the format is the first operand.
-    fmt = _format_operand(e, 0)
+    fmt = _format_operand(e)
     values = [interp.expr(a, frame) for a in e.args[1:]]
     shown = [_show(v) for v in values]
     text = _fill_format(fmt, shown) if fmt else None
@@ -488,7 +490,7 @@ def _eval_assert(interp: Interpreter, e: rx.Call, frame: Frame):
                                 f"{describe_value(cond)}", e.span, check="struct_info",
                                 rule="EXEC-assert-1")
     if not ok:
-        fmt = _format_operand(e, 1) or "Assertion failed"
+        fmt = _format_operand(e) or "Assertion failed"
         rest = []
         for a in e.args[2:]:
             v = interp.expr(a, frame)
@@ -498,8 +500,9 @@ def _eval_assert(interp: Interpreter, e: rx.Call, frame: Frame):
     return ()
 
 
-def _format_operand(e: rx.Call, k: int) -> str:
-    """The format string operand of R.print (k = 0) or R.assert_op (k = 1)."""
+def _format_operand(e: rx.Call) -> str:
+    """The format string operand of R.print or R.assert_op (its call kind says where)."""
+    k = call_kind(e.op.name).format_position
     fmt = e.args[k] if len(e.args) > k else None
     if not isinstance(fmt, rx.StringImm):
         raise RuntimeCheckError(f"{e.op.name}: operand {k} must be the format string",
@@ -571,12 +574,9 @@ def _eval_null(interp: Interpreter, e: rx.Call, frame: Frame):
 
 
 _STRUCTURAL: dict[str, Callable] = {
-    "relax.call_tir": _eval_call_tir,
-    "relax.call_tir_inplace": _eval_call_tir,
-    "relax.call_tir_with_grad": _eval_call_tir,
-    "relax.call_dps_packed": _eval_call_tir,
-    "relax.call_pure_packed": _eval_call_pure_packed,
-    "relax.call_inplace_packed": _eval_call_pure_packed,
+    # every destination-passing and every packed call kind (ir/call_kinds.py)
+    **{name: _eval_call_tir for name, kind in CALL_KINDS.items() if kind.dps},
+    **{name: _eval_call_pure_packed for name, kind in CALL_KINDS.items() if kind.packed},
     "relax.print": _eval_print,
     "relax.assert_op": _eval_assert,
     "relax.memory.alloc_storage": _eval_alloc_storage,

@@ -63,8 +63,6 @@ RULES: dict[str, str] = {
     "WF-tir-7": "a TIR variable is defined once",
 }
 
-# Calls whose first operand is a PrimFunc and whose arguments become its parameters.
-CALL_TIR_OPS = ("relax.call_tir", "relax.call_tir_inplace", "relax.call_tir_with_grad")
 FORCE_PURE = "relax.force_pure"
 
 
@@ -672,9 +670,9 @@ class _RelaxChecker:
         None when it is pure (WF-pure-*)."""
         op = call.op
         if isinstance(op, rx.Op):
-            if op.name in CALL_TIR_OPS:
-                self.call_tir(call, op.name, span)
             opdef = lookup(op.name)
+            if opdef is not None and opdef.call_kind.tir_callee:  # the call_tir family
+                self.call_tir(call, op.name, span)
             if opdef is not None and not opdef.pure:
                 return f"{opdef.short_name} has side effects"
             return None
