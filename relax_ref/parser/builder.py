@@ -1,7 +1,8 @@
 """TVMScript text -> IRModule (spec/syntax.md).
 
-The module level is read here: ``NAME = TypeVar("NAME")`` declarations, the metadata
-section, ``@I.ir_module class``, and each decorated function, which ``relax_builder``
+The module level is read here: import lines (aliases of the script namespaces),
+``NAME = TypeVar("NAME")`` declarations, the metadata section, ``@I.ir_module class``,
+and each decorated function, which ``relax_builder``
 (``@R.function``) or ``tir_builder`` (``@T.prim_func``) builds. Names such as ``R.add``
 resolve through our own tables, never through Python: the input is never evaluated.
 """
@@ -12,7 +13,7 @@ from lark import Token, Tree
 from relax_ref.ir import relax as rx
 from relax_ref.errors import ParseError
 
-from .scope import Context, ModuleEnv
+from .scope import IGNORED_IMPORT_ROOTS, Context, ModuleEnv, canonical_path
 from .syntax import parse_tree
 
 
@@ -49,17 +50,23 @@ def _build_module(tree: Tree, ctx: Context) -> rx.IRModule:
                 if module_class is not None:
                     raise ctx.error("a file holds one @I.ir_module class; found a second one",
                                     target, rule="SYN-module-1")
-                _expect_decorator(decorators, ("I", "ir_module"), target, ctx)
+                _expect_module_decorator(decorators, target, env)
                 module_class = (target, decorators)
             else:
                 loose_functions.append(stmt)
         elif stmt.data in ("funcdef", "classdef"):
-            raise ctx.error(f"a {'function' if stmt.data == 'funcdef' else 'class'} needs a "
-                            f"decorator (@R.function, @T.prim_func or @I.ir_module)", stmt,
-                            rule="SYN-module-1")
+            what = "function" if stmt.data == "funcdef" else "class"
+            keyword = "class" if what == "class" else "def"
+            raise ctx.error(f"`{keyword} {stmt.children[0]}` has no decorator (@I.ir_module, "
+                            f"@R.function or @T.prim_func): a plain Python {what} is not read; "
+                            f"keep only the module and its imports", stmt, rule="SYN-module-1")
+        elif stmt.data == "if_stmt" and _is_main_guard(stmt):
+            continue  # ``if __name__ == "__main__":`` ends a pasted test file; never run
         else:
-            raise ctx.error("only declarations, the metadata section and an @I.ir_module class "
-                            "may appear at the top level of a module", stmt, rule="SYN-module-1")
+            raise ctx.error(f"a top-level {_statement_word(stmt)} is not read: only imports, "
+                            f"declarations, the metadata section and an @I.ir_module class "
+                            f"may appear at the top level of a module", stmt,
+                            rule="SYN-module-1")
     if module_class is not None and loose_functions:
         raise ctx.error("functions outside the @I.ir_module class", loose_functions[0],
                         rule="SYN-module-1")
@@ -108,7 +115,7 @@ def _build_class_body(members: list[Tree], env: ModuleEnv, ctx: Context, name: s
         fname = str(target.children[0])
         if any(fname == f[0] for f in functions):
             raise ctx.error(f"function {fname!r} is defined twice", target, rule="SYN-module-3")
-        kind = _function_kind(decorators, ctx, target)
+        kind = _function_kind(decorators, env, target)
         functions.append((fname, kind, target, decorators))
         env.global_vars[fname] = rx.GlobalVar(fname, span=ctx.span(target.children[0]))
     built: dict[str, object] = {}
@@ -123,8 +130,11 @@ def _build_class_body(members: list[Tree], env: ModuleEnv, ctx: Context, name: s
 
 
 def _module_statement(small: Tree, env: ModuleEnv, ctx: Context) -> None:
-    """``n = TypeVar("n")``, ``metadata = tvm.ir.load_json(...)``, docstrings."""
+    """``n = TypeVar("n")``, ``metadata = tvm.ir.load_json(...)``, imports, docstrings."""
     if _is_docstring(small):
+        return
+    if small.data in ("import_name", "import_from"):
+        _import(small, env, ctx)
         return
     if small.data == "assign":
         target, value = small.children
@@ -159,12 +169,74 @@ def _module_statement(small: Tree, env: ModuleEnv, ctx: Context) -> None:
                     "appear at the top level", small, rule="SYN-module-1")
 
 
-def _function_kind(decorators: list[Tree], ctx: Context, target: Tree) -> str:
+def _import(small: Tree, env: ModuleEnv, ctx: Context) -> None:
+    """SYN-import-1: an import binds the alias of a script namespace (``from tvm.script
+    import relax as R``), is accepted and ignored (``import tvm.testing``, ``import numpy
+    as np``), or is an error; nothing is ever imported."""
+    if small.data == "import_name":
+        for item in small.children:
+            path = _path(item.children[0])
+            alias = item.children[1]
+            _bind_import(path, str(alias) if alias is not None else None, path, small, env, ctx)
+        return
+    module = _path(small.children[0])
+    targets = small.children[1]
+    if targets.data == "import_star":
+        raise ctx.error(f"`from {'.'.join(module)} import *` binds names that cannot be known "
+                        f"without running Python; import the names you use (from tvm.script "
+                        f"import relax as R)", small, rule="SYN-import-1")
+    for item in targets.children:
+        if item is None:
+            continue
+        name, alias = str(item.children[0]), item.children[1]
+        _bind_import(module + (name,), str(alias) if alias is not None else name, module,
+                     small, env, ctx)
+
+
+def _bind_import(path: tuple[str, ...], alias: str | None, module: tuple[str, ...],
+                 node: Tree, env: ModuleEnv, ctx: Context) -> None:
+    """Record what ``import path as alias`` binds; ``module`` is the module imported from."""
+    text = ctx.text[node.meta.start_pos:node.meta.end_pos] if not node.meta.empty else ""
+    if module[0] not in IGNORED_IMPORT_ROOTS:
+        raise ctx.error(f"`{text}` imports {'.'.join(module)}: only the imports of TVMScript "
+                        f"(tvm, tvm.script) and of test modules (numpy, pytest) are read; "
+                        f"delete the line", node, rule="SYN-import-1")
+    short = canonical_path(path)
+    if alias is None:
+        # ``import tvm.testing`` binds ``tvm`` (a root namespace already).
+        if path[0] != "tvm":
+            env.ignored_imports[path[0]] = text
+        return
+    if short != path or path == ("tvm",):
+        env.aliases[alias] = short
+    else:
+        env.ignored_imports[alias] = text
+        env.aliases.pop(alias, None)
+
+
+def _is_main_guard(stmt: Tree) -> bool:
+    """``if __name__ == "__main__":`` with no elif or else."""
+    cond = stmt.children[0]
+    return (isinstance(cond, Tree) and cond.data == "compare" and len(cond.children) == 3
+            and _dotted(cond.children[0]) == ("__name__",) and str(cond.children[1]) == "=="
+            and _is_string(cond.children[2]) and not stmt.children[2].children
+            and stmt.children[3] is None)
+
+
+def _statement_word(stmt: Tree) -> str:
+    words = {"if_stmt": "`if` statement", "for_stmt": "`for` loop", "while_stmt": "`while` loop",
+             "with_stmt": "`with` statement"}
+    return words.get(stmt.data, "statement")
+
+
+def _function_kind(decorators: list[Tree], env: ModuleEnv, target: Tree) -> str:
+    ctx = env.ctx
     if len(decorators) != 1:
         raise ctx.error("a function takes exactly one decorator: @R.function or @T.prim_func",
                         decorators[-1] if decorators else target, rule="SYN-func-1")
     dec = decorators[0]
     name = _call_name(dec) or _dotted(dec)
+    name = env.resolve(name) if name else name
     if name == ("R", "function"):
         return "relax"
     if name == ("T", "prim_func"):
@@ -173,10 +245,29 @@ def _function_kind(decorators: list[Tree], ctx: Context, target: Tree) -> str:
                     f"@R.function or @T.prim_func", dec, rule="SYN-func-1")
 
 
-def _expect_decorator(decorators: list[Tree], name: tuple, target: Tree, ctx: Context) -> None:
-    if len(decorators) != 1 or (_dotted(decorators[0]) != name):
-        raise ctx.error(f"the module class needs the decorator @{'.'.join(name)}",
+# The options of ``@I.ir_module(...)`` (TVM's ir_module signature); none changes what
+# the module is (SYN-module-4).
+_IR_MODULE_OPTIONS = ("check_well_formed", "s_tir")
+
+
+def _expect_module_decorator(decorators: list[Tree], target: Tree, env: ModuleEnv) -> None:
+    """SYN-module-4: ``@I.ir_module``, ``@tvm.script.ir_module``, ``@ir_module`` (after
+    ``from tvm.script import ir_module``), with or without ``(option=True/False)``."""
+    ctx = env.ctx
+    dec = decorators[0] if len(decorators) == 1 else None
+    call = dec if isinstance(dec, Tree) and dec.data == "call" else None
+    name = _dotted(call.children[0] if call is not None else dec)
+    if name is None or env.resolve(name) != ("I", "ir_module"):
+        raise ctx.error("the module class needs the decorator @I.ir_module",
                         decorators[0] if decorators else target, rule="SYN-module-1")
+    for arg in ([] if call is None or call.children[1] is None else call.children[1].children):
+        if arg is None:
+            continue
+        if not (isinstance(arg, Tree) and arg.data == "kwarg"
+                and str(arg.children[0]) in _IR_MODULE_OPTIONS
+                and isinstance(arg.children[1], Tree) and arg.children[1].data in ("true", "false")):
+            raise ctx.error(f"@I.ir_module takes only {', '.join(o + '=True/False' for o in _IR_MODULE_OPTIONS)}",
+                            arg, rule="SYN-module-4")
 
 
 def _split_decorated(stmt: Tree) -> tuple[list[Tree], Tree]:
@@ -195,6 +286,11 @@ def _is_docstring(small: Tree) -> bool:
 
 def _is_string(node) -> bool:
     return isinstance(node, Tree) and node.data == "strings"
+
+
+def _path(dotted_name: Tree) -> tuple[str, ...]:
+    """The names of a ``dotted_name`` node of an import line."""
+    return tuple(str(t) for t in dotted_name.children)
 
 
 def _dotted(node) -> tuple[str, ...] | None:

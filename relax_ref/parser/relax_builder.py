@@ -23,6 +23,15 @@ from .scope import is_scalar_dtype_name, ModuleEnv, ModuleRef, Namespace, Reader
 
 # Keywords that carry the struct info of a call's result (``Call.sinfo_args``).
 SINFO_KEYWORDS = ("out_ty", "out_sinfo", "sinfo_args", "ty_args")
+# The parameters of each DPS call after (func, args), in the order of TVM's Python
+# signatures (relax/op/base.py; tir_vars last, from the earlier dialect), each positional
+# or by keyword (SYN-relax-11).
+_DPS_PARAMETERS = {
+    "call_tir": ("out_ty", "tir_vars"),
+    "call_tir_inplace": ("inplace_indices", "out_ty", "tir_vars"),
+    "call_tir_with_grad": ("out_ty", "te_grad_name", "te_grad_kwargs", "tir_vars"),
+    "call_dps_packed": ("out_ty",),
+}
 # Names under R. that build struct info.
 SINFO_CONSTRUCTORS = ("Tensor", "Shape", "Prim", "Tuple", "Object", "Any", "Callable")
 
@@ -752,7 +761,7 @@ class RelaxReader(Reader):
             rest = tuple(self.expr(a) for a in args[1:])
             return rx.Call(rx.Op(f"relax.{name}"), (callee,) + rest, attrs, sinfo_args, span=span)
         if kind.dps:
-            return self.dps_call(name, args, attrs, sinfo_args, node)
+            return self.dps_call(name, args, kwargs, node)
         exprs = tuple(self.expr(a) for a in args)
         if kind.format_position is not None:
             return self.format_call(name, exprs, attrs, sinfo_args, node)
@@ -805,10 +814,25 @@ class RelaxReader(Reader):
             attrs.append((key, self.attr_value(vnode)))
         return rx.Attrs(tuple(attrs)), sinfo_args
 
-    def dps_call(self, name: str, args: list, attrs: rx.Attrs, sinfo_args: tuple, node):
+    def dps_call(self, name: str, args: list, kwargs: list, node):
+        """SYN-relax-11: ``R.call_tir(f, args, out_ty, ...)`` and the other DPS calls, each
+        parameter after ``args`` positional or by keyword as TVM's Python signature allows
+        (``_DPS_PARAMETERS``)."""
         span = self.ctx.span(node)
         if not args:
             raise self.error(f"R.{name} takes the function to call first", node, rule="SYN-relax-11")
+        params = _DPS_PARAMETERS.get(name, ("out_ty", "tir_vars"))
+        if len(args) > 2 + len(params):
+            raise self.error(f"too many arguments to R.{name}: it takes (func, args, "
+                             f"{', '.join(params)})", args[2 + len(params)], rule="SYN-relax-11")
+        named = list(kwargs)
+        for param, anode in zip(params, args[2:]):
+            spellings = SINFO_KEYWORDS if param == "out_ty" else (param,)
+            if any(k in spellings for k, _ in kwargs):
+                raise self.error(f"{param} of R.{name} given twice (by position and by keyword)",
+                                 anode, rule="SYN-relax-11")
+            named.append((param, anode))
+        attrs, sinfo_args = self.keyword_args(named, node)
         first = self.value(args[0])
         if isinstance(first, str):
             callee = rx.ExternFunc(first, span=self.ctx.span(args[0]))
@@ -827,12 +851,6 @@ class RelaxReader(Reader):
             operands = self.to_expr(operands, args[1])
         call_args = [callee, operands]
         tir_vars = attrs.get("tir_vars")
-        if len(args) > 2:
-            if tir_vars is not None:
-                raise self.error("tir_vars given twice", node, rule="SYN-relax-11")
-            tir_vars = self.expr(args[2])
-        if len(args) > 3:
-            raise self.error(f"too many arguments to R.{name}", args[3], rule="SYN-relax-11")
         if tir_vars is not None:
             attrs = attrs.without("tir_vars")
             call_args.append(tir_vars if isinstance(tir_vars, rx.Expr) else self.to_expr(tir_vars, node))

@@ -62,6 +62,38 @@ class ModuleRef:
 
 ROOT_NAMESPACES = ("R", "T", "I", "tvm")
 
+# Where TVM's Python packages keep the TVMScript namespaces (SYN-import-1): a dotted
+# path that begins with one of these reads as the short namespace, so
+# ``tvm.script.ir_module`` is ``I.ir_module`` and ``from tvm.script import relax as rx``
+# makes ``rx.add`` mean ``R.add``.
+SCRIPT_PACKAGES = {
+    ("tvm", "script", "ir"): ("I",),
+    ("tvm", "script", "parser", "ir"): ("I",),
+    ("tvm", "script", "ir_module"): ("I", "ir_module"),
+    ("tvm", "script", "parser", "ir_module"): ("I", "ir_module"),
+    ("tvm", "script", "relax"): ("R",),
+    ("tvm", "script", "parser", "relax"): ("R",),
+    ("tvm", "script", "tir"): ("T",),
+    ("tvm", "script", "tirx"): ("T",),
+    ("tvm", "script", "parser", "tir"): ("T",),
+    ("tvm", "script", "parser", "tirx"): ("T",),
+}
+
+# Modules whose imports are accepted and otherwise ignored (SYN-import-1): TVM itself
+# (its script namespaces bind aliases, the rest binds nothing we read) and the modules
+# TVM's test files import beside their IRModules.
+IGNORED_IMPORT_ROOTS = ("tvm", "numpy", "pytest", "typing", "__future__")
+
+
+def canonical_path(path: tuple[str, ...]) -> tuple[str, ...]:
+    """``path`` with a TVM package prefix (``tvm.script.relax``) replaced by the short
+    namespace it names (``R``)."""
+    for n in (4, 3):
+        short = SCRIPT_PACKAGES.get(path[:n])
+        if short is not None:
+            return short + path[n:]
+    return path
+
 
 class ModuleEnv:
     """Facts of the module as a whole, shared by every function's reader."""
@@ -75,6 +107,17 @@ class ModuleEnv:
         self.metadata_loaded = False
         self.module_attrs = rx.EMPTY_ATTRS
         self.global_infos = rx.EMPTY_ATTRS
+        # Names bound by import lines: an alias of a script namespace (``rx`` -> ("R",)),
+        # or the text of an ignored import (``np`` -> "import numpy as np").
+        self.aliases: dict[str, tuple[str, ...]] = {}
+        self.ignored_imports: dict[str, str] = {}
+
+    def resolve(self, path: tuple[str, ...]) -> tuple[str, ...]:
+        """A dotted name as written, with import aliases and TVM package paths replaced
+        by the short namespaces (``rx.add`` -> ``R.add``)."""
+        if path and path[0] in self.aliases:
+            path = self.aliases[path[0]] + path[1:]
+        return canonical_path(path)
 
     def load_metadata(self, text: str, node) -> None:
         from .metadata import MetadataError, decode_metadata
@@ -122,13 +165,19 @@ class Reader:
 
     # -- names -------------------------------------------------------------------------
     def dotted_name(self, node) -> str:
+        """``a.b.c`` as written, import aliases resolved (``rx.add`` -> "R.add")."""
+        return ".".join(self.env.resolve(self._written_path(node)))
+
+    def _written_path(self, node) -> tuple[str, ...]:
         if isinstance(node, Tree) and node.data == "name":
-            return str(node.children[0])
+            return (str(node.children[0]),)
         if isinstance(node, Tree) and node.data == "getattr":
-            return f"{self.dotted_name(node.children[0])}.{node.children[1]}"
+            return self._written_path(node.children[0]) + (str(node.children[1]),)
         raise self.error("expected a dotted name", node)
 
     def lookup(self, name: str, node):
+        if name in self.env.aliases:
+            return Namespace(self.env.aliases[name])
         if name in ROOT_NAMESPACES:
             return Namespace((name,))
         if name == self.env.module_name or name == "cls":
@@ -137,6 +186,10 @@ class Reader:
             return self.env.metadata
         if name == "float":
             return Namespace(("float",))
+        if name in self.env.ignored_imports:
+            raise self.error(f"{name!r} is bound by `{self.env.ignored_imports[name]}`, which "
+                             f"is accepted but not read: TVMScript names come from R, T and I",
+                             node, rule="SYN-import-1")
         raise self.error(f"undefined name {name!r}", node, rule="SYN-name-1")
 
     # -- expressions -------------------------------------------------------------------
@@ -206,7 +259,7 @@ class Reader:
         base = self.value(node.children[0])
         name = str(node.children[1])
         if isinstance(base, Namespace):
-            return Namespace(base.path + (name,))
+            return Namespace(canonical_path(base.path + (name,)))
         if isinstance(base, ModuleRef):
             gv = self.env.global_vars.get(name)
             if gv is None:
