@@ -48,8 +48,8 @@ from relax_ref.values import PrimScalar, ShapeValue
 from relax_ref.solver.analyzer import Analyzer
 from relax_ref.solver.evaluate import evaluate_int
 
-from .bind_symbolic_vars import substitute_sinfo, substitute_symbols
-from .inline_private_functions import global_uses, unreferenced_public_functions
+from .references import global_uses, unreferenced_public_functions
+from .symbols import substitute_sinfo, substitute_symbols
 from .registry import Adapter, Pass, register_pass
 from .rewrite import finish
 

@@ -38,7 +38,7 @@ from relax_ref.semantics.sinfo_relations import defined_symbols, free_symbols
 from relax_ref.solver.simplify import simplify, substitute
 
 from .registry import register_pass
-from .bind_symbolic_vars import SymbolRewriter, map_sinfo
+from .symbols import SymbolRewriter, map_sinfo
 from .rewrite import RetypingRewriter, Rewriter, finish, used_vars
 
 

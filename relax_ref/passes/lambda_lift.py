@@ -33,7 +33,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.sinfo_relations import defined_symbols
 
-from .bind_symbolic_vars import fresh_symbols, substitute_symbols, symbols_of
+from .symbols import fresh_symbols, substitute_symbols, symbols_of
 from .registry import register_pass
 from .rewrite import Rewriter, finish
 

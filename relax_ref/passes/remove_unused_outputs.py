@@ -27,7 +27,7 @@ from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.sinfo_relations import Check, base_check
 from relax_ref.solver.analyzer import Analyzer
 
-from .inline_private_functions import global_uses
+from .references import global_uses
 from .registry import register_pass
 from .rewrite import Rewriter, finish
 

@@ -33,8 +33,8 @@ from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.sinfo_relations import Check, base_check, bind_symbolic, defined_symbols
 from relax_ref.solver.analyzer import Analyzer
 
-from .bind_symbolic_vars import substitute_sinfo, symbols_of
-from .inline_private_functions import arg_sinfo, global_uses
+from .references import arg_sinfo, global_uses
+from .symbols import substitute_sinfo, symbols_of
 from .registry import register_pass
 from .rewrite import Rewriter, finish, used_vars
 

@@ -10,7 +10,8 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir.equal import assert_structural_equal
 from relax_ref.parser.builder import parse
 from relax_ref.parser.printer import print_module
-from relax_ref.passes.bind_symbolic_vars import bind_symbolic_vars, symbols_of
+from relax_ref.passes.bind_symbolic_vars import bind_symbolic_vars
+from relax_ref.passes.symbols import symbols_of
 from relax_ref.passes.registry import get_pass
 from relax_ref.verify import check_pass
 from relax_ref.errors import RuntimeCheckError

@@ -11,7 +11,7 @@ from relax_ref.ir import relax as rx
 from relax_ref.ir.equal import assert_structural_equal
 from relax_ref.parser.builder import parse
 from relax_ref.parser.printer import print_module
-from relax_ref.passes.bind_symbolic_vars import symbols_of
+from relax_ref.passes.symbols import symbols_of
 from relax_ref.passes.registry import Pass, get_pass
 from relax_ref.passes.to_non_dataflow import merge_adjacent_blocks
 from relax_ref.verify import check_pass

@@ -1,0 +1,122 @@
+"""Who refers to whom in a module: the callers and value uses of each function, the
+functions on a reference cycle, the public functions nothing refers to (whose signature a
+pass may change), and the struct info of a call operand. Shared by the passes that
+inline, bind or remove parameters and outputs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from relax_ref.ir import relax as rx
+from relax_ref.ir import struct_info as si
+
+from .rewrite import Rewriter
+
+
+# -- who refers to whom --------------------------------------------------------------------
+
+@dataclass
+class GlobalUses:
+    """How the module's functions refer to one function: the callers of each direct
+    call (one entry per call) and the functions that use it as a value."""
+
+    calls: list[str] = field(default_factory=list)
+    values: list[str] = field(default_factory=list)
+
+    @property
+    def only_called(self) -> bool:
+        return not self.values
+
+
+def unreferenced_public_functions(mod: rx.IRModule) -> list[tuple[str, rx.Function]]:
+    """The public Relax functions nothing in ``mod`` calls or uses as a value: those a
+    pass may change the signature of without breaking a caller."""
+    uses = global_uses(mod)
+    return [(name, f) for name, f in mod.functions.items()
+            if isinstance(f, rx.Function) and not f.is_private
+            and not (uses[name].calls or uses[name].values)]
+
+
+def global_uses(mod: rx.IRModule) -> dict[str, GlobalUses]:
+    """For every function name of ``mod``, who calls it and who uses it as a value
+    (call_tir's callee counts as a value use)."""
+    out = {name: GlobalUses() for name in mod.functions}
+
+    class _Refs(Rewriter):
+        def __init__(self, caller: str):
+            super().__init__()
+            self.caller = caller
+
+        def expr(self, e):
+            if isinstance(e, rx.GlobalVar) and e.name_hint in out:
+                out[e.name_hint].values.append(self.caller)
+            return super().expr(e)
+
+        def call(self, e):
+            if isinstance(e.op, rx.GlobalVar) and e.op.name_hint in out:
+                out[e.op.name_hint].calls.append(self.caller)
+            return super().call(e)
+
+    for name, func in mod.functions.items():
+        if isinstance(func, rx.Function):
+            _Refs(name).function(func)
+    return out
+
+
+def recursive_functions(mod: rx.IRModule, uses: dict[str, GlobalUses] | None = None) -> set[str]:
+    """The functions on a cycle of the reference graph (self-reference included)."""
+    uses = uses if uses is not None else global_uses(mod)
+    edges: dict[str, set[str]] = {name: set() for name in mod.functions}
+    for callee, u in uses.items():
+        for caller in u.calls + u.values:
+            edges[caller].add(callee)
+    # Tarjan's strongly connected components, iteratively.
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    out: set[str] = set()
+    counter = 0
+    for root in edges:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1 or node in edges[node]:
+                    out.update(component)
+    return out
+
+
+def arg_sinfo(e: rx.Expr, mod: rx.IRModule) -> si.StructInfo:
+    """The struct info of a normalized call operand."""
+    if isinstance(e, rx.GlobalVar):
+        f = mod.functions.get(e.name_hint)
+        return getattr(f, "struct_info", None) or si.ObjectStructInfo()
+    return e.struct_info if e.struct_info is not None else si.ObjectStructInfo()
