@@ -179,17 +179,16 @@ class RelaxReader(Reader):
             if value_node is None:
                 raise self.error("an annotation needs a value: `x: R.Tensor(...) = value`",
                                  stmt, rule="SYN-relax-4")
+        # Declarations of symbolic variables, which bind no Relax variable (SYN-sym-2).
+        decls = self.declarations(target, value_node) if ann_node is None else None
+        if decls is not None:
+            for name, dtype, node in decls:
+                self.declare_sym(name, dtype, node)
+            return
         if not (isinstance(target, Tree) and target.data == "name"):
             raise self.error("the left side of a Relax binding must be one name", target,
                              rule="SYN-relax-4")
         name = str(target.children[0])
-        # Declarations that bind no Relax variable.
-        if ann_node is None and isinstance(value_node, Tree) and value_node.data == "call":
-            callee = self.dotted(value_node.children[0])
-            if callee is not None and callee.startswith("T.") and is_scalar_dtype_name(callee[2:]) \
-                    and value_node.children[1] is None:
-                self.declare_sym(name, parse_dtype(callee[2:]), stmt)
-                return
         if ann_node is None and isinstance(value_node, Tree) and value_node.data == "name" \
                 and str(value_node.children[0]) in (self.env.module_name, "cls") \
                 and not self._is_relax_name(str(value_node.children[0])):
@@ -527,6 +526,12 @@ class RelaxReader(Reader):
             if kwargs:
                 raise self.error("R.Tuple takes only struct info arguments", node,
                                  rule="SYN-sinfo-5")
+            if len(args) == 1 and isinstance(args[0], Tree) and args[0].data in ("list_",
+                                                                                 "tuple_inner"):
+                # R.Tuple([a, b]) is R.Tuple(a, b), as TVM's R.Tuple spreads one list.
+                inner = args[0].children if args[0].data == "tuple_inner" else (
+                    args[0].children[0].children if args[0].children[0] is not None else [])
+                args = [c for c in inner if c is not None]
             fields = []
             for a in args:
                 fields.append(self.struct_info(a))

@@ -192,6 +192,61 @@ class Reader:
                              node, rule="SYN-import-1")
         raise self.error(f"undefined name {name!r}", node, rule="SYN-name-1")
 
+    # -- declarations of symbolic variables (SYN-sym-2) ---------------------------------
+    def declarations(self, target, value_node) -> list[tuple[str, object, Tree]] | None:
+        """The (name, dtype, node) of each variable that ``target = value`` declares:
+        ``n = T.int64()``, ``n, m = T.int64(), T.int64()``; None when it declares none."""
+        if isinstance(target, Tree) and target.data == "name":
+            dtype = self.declaration_dtype(value_node, str(target.children[0]))
+            return None if dtype is None else [(str(target.children[0]), dtype, target)]
+        if not (isinstance(target, Tree) and target.data == "tuple_bare"
+                and isinstance(value_node, Tree) and value_node.data == "tuple_bare"):
+            return None
+        names = [c for c in target.children if c is not None]
+        values = [c for c in value_node.children if c is not None]
+        if len(names) != len(values) or not all(
+                isinstance(n, Tree) and n.data == "name" for n in names):
+            return None
+        out = []
+        for n, v in zip(names, values):
+            dtype = self.declaration_dtype(v, str(n.children[0]))
+            if dtype is None:
+                return None
+            out.append((str(n.children[0]), dtype, n))
+        return out
+
+    def declaration_dtype(self, node, name: str):
+        """The dtype of the declaration ``name = node``: ``T.int64()``, ``T.int32()``,
+        ``T.int64(is_size_var=True)`` (read as an ordinary variable: shape variables are
+        non-negative anyway) or ``TypeVar("name")`` (an int64); None for other values."""
+        from relax_ref.ir.dtype import parse_dtype
+
+        if not (isinstance(node, Tree) and node.data == "call"):
+            return None
+        head = node.children[0]
+        if not (isinstance(head, Tree) and head.data in ("name", "getattr")):
+            return None
+        path = self.env.resolve(self._written_path(head))
+        args, kwargs = self.split_args(node.children[1])
+        if path == ("TypeVar",):
+            if len(args) != 1 or kwargs or not (isinstance(args[0], Tree)
+                                                and args[0].data == "strings"):
+                raise self.error('TypeVar takes one string: NAME = TypeVar("NAME")', node,
+                                 rule="SYN-typevar-1")
+            if self.ctx.string(args[0]) != name:
+                raise self.error(f"TypeVar name {self.ctx.string(args[0])!r} differs from the "
+                                 f"variable {name!r} it is assigned to", node,
+                                 rule="SYN-typevar-1")
+            return pb.INT64
+        if len(path) != 2 or path[0] != "T" or not is_scalar_dtype_name(path[1]) or args:
+            return None
+        for key, vnode in kwargs:
+            if key != "is_size_var" or not (isinstance(vnode, Tree)
+                                            and vnode.data in ("true", "false")):
+                raise self.error(f"a declaration T.{path[1]}() takes only is_size_var=True/False",
+                                 vnode, rule="SYN-sym-2")
+        return parse_dtype(path[1])
+
     # -- expressions -------------------------------------------------------------------
     def value(self, node):
         """The value of an expression node."""

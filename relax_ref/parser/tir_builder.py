@@ -306,6 +306,14 @@ class TirReader(Reader):
             if value.dtype != buf.dtype and value.dtype.lanes == buf.dtype.lanes:
                 value = P.Cast(buf.dtype, value)  # SYN-tir-3: as TVM builds the store
             return tir.BufferStore(buf, value, indices, span=span)
+        # n = T.int64(), or n, m = T.int64(), T.int64(): free scalar variables (SYN-sym-2)
+        decls = self.declarations(target, value_node) if ann_node is None else None
+        if decls is not None:
+            for name, dtype, node in decls:
+                if name in self.names:
+                    raise self.error(f"{name!r} is already defined", node, rule="SYN-sym-1")
+                self.names[name] = P.Var(name, dtype, span=self.ctx.span(node))
+            return None
         callee = self._callee_path(value_node)
         # vi, vj, vk = T.axis.remap("SSR", [i, j, k])
         if isinstance(target, Tree) and target.data == "tuple_bare":

@@ -134,3 +134,60 @@ def test_a_dps_parameter_given_twice_is_an_error():
         dps_call('R.call_tir(cls.copy, (x,), R.Tensor((4,), "float32"), '
                  'out_ty=R.Tensor((4,), "float32"))')
     assert err.value.rule == "SYN-relax-11"
+
+
+DECLARED = '''
+@I.ir_module
+class Module:
+    @T.prim_func
+    def fill(a: T.handle):
+        {tir_decl}
+        A = T.match_buffer(a, (n, m), "float32")
+        for i, j in T.grid(n, m):
+            A[i, j] = T.float32(0)
+
+    @R.function
+    def main(x: R.Tensor(("n", "m"), "float32")) -> R.Tensor(("n", "m"), "float32"):
+        {relax_decl}
+        y: R.Tensor((n, m), "float32") = x
+        return y
+'''
+
+
+@pytest.mark.parametrize("decl", [
+    "n, m = T.int64(), T.int64()",
+    "n = T.int64(is_size_var=True); m = T.int64()",
+    'n = TypeVar("n"); m = TypeVar("m")',
+])
+def test_declarations_of_symbolic_variables(decl):
+    plain = DECLARED.format(tir_decl="n = T.int64(); m = T.int64()",
+                            relax_decl="n = T.int64(); m = T.int64()")
+    text = DECLARED.format(tir_decl=decl, relax_decl=decl)
+    assert_structural_equal(parse(text), parse(plain))
+
+
+def test_a_declaration_with_another_keyword_is_an_error():
+    text = DECLARED.format(tir_decl="n = T.int64(); m = T.int64()",
+                           relax_decl="n, m = T.int64(), T.int64(bound=4)")
+    with pytest.raises(ParseError, match="is_size_var") as err:
+        parse(text)
+    assert err.value.rule == "SYN-sym-2"
+
+
+def test_typevar_in_a_body_names_its_variable():
+    text = DECLARED.format(tir_decl="n = T.int64(); m = T.int64()",
+                           relax_decl='n = TypeVar("k"); m = T.int64()')
+    with pytest.raises(ParseError, match="differs") as err:
+        parse(text)
+    assert err.value.rule == "SYN-typevar-1"
+
+
+def test_r_tuple_of_one_list_spreads_it():
+    base = '''
+@R.function
+def f(x: R.Tensor((2,), "float32")) -> {ret}:
+    return (x, x)
+'''
+    assert_structural_equal(
+        parse(base.format(ret='R.Tuple([R.Tensor((2,), "float32"), R.Tensor((2,), "float32")])')),
+        parse(base.format(ret='R.Tuple(R.Tensor((2,), "float32"), R.Tensor((2,), "float32"))')))
