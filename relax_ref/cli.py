@@ -1,32 +1,23 @@
-"""The ``relax-ref`` command line: print, check and run Relax modules."""
+"""The ``relax-ref`` command line: print, check, run and optimize Relax modules; list the
+passes; run the conformance suite; fuzz a pass."""
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
-import zipfile
 from pathlib import Path
 
 import numpy as np
 
+from relax_ref.cli_io import (
+    CLIError, load_npy, load_npz, read_text, writable_directory, write_output, write_text,
+)
 from relax_ref.errors import RelaxError, ResourceError
 
 
-class CLIError(Exception):
-    """A problem with the command line itself (bad option values, missing files)."""
-
-
 def _read(path: str) -> str:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as err:
-        raise CLIError(f"cannot read {path}: {err.strerror}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-        raise CLIError(f"{path}:{line}:{col}: error: the file is not UTF-8 text [SYN-lex-1]") from None
+    return read_text(path)
 
 
 def _parse_file(path: str):
@@ -37,10 +28,45 @@ def _parse_file(path: str):
 
 def _write_text(text: str, output: str | None) -> None:
     text = text if text.endswith("\n") else text + "\n"
-    if output:
-        Path(output).write_text(text)
+    if output is not None:
+        write_text(output, text)
     else:
         sys.stdout.write(text)
+
+
+# -- option values (CLI-budget-1): argparse refuses them with exit 2 -------------------------
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") \
+            from None
+    if value < 0:  # NumPy's generators take only non-negative seeds
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") \
+            from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive finite number of seconds, "
+                                         f"got {text}")
+    return value
 
 
 def cmd_print(args: argparse.Namespace) -> int:
@@ -116,10 +142,7 @@ def _arg_value(spec: str, sinfo, env, rng, max_bytes: int):
         except InputError as err:
             raise CLIError(f"bad random argument {err}") from None
     if spec.endswith(".npy"):
-        try:
-            arr = np.load(spec, allow_pickle=False)
-        except (OSError, ValueError, EOFError) as err:
-            raise CLIError(f"cannot load {spec}: {err}") from None
+        arr = load_npy(spec, max_bytes)  # CLI-input-2: the declared size first
         try:
             return value_from_array(arr, sinfo, spec)
         except InputError as err:
@@ -136,64 +159,23 @@ def _arg_value(spec: str, sinfo, env, rng, max_bytes: int):
         raise CLIError(str(err)) from None
 
 
-def _load_npz_arguments(path: str) -> list[np.ndarray]:
-    """The arrays in_0, in_1, ... of ``path``; ``in_K__dtype`` (written by --out as
-    ``out_K__dtype``) names the dtype whose bits ``in_K`` holds."""
-    from relax_ref.semantics.inputs import InputError, from_stored_form
-
-    try:
-        data = np.load(path, allow_pickle=False)
-        if not isinstance(data, np.lib.npyio.NpzFile):
-            raise CLIError(f"{path} is not an .npz archive")
-        with data:
-            files = set(data.files)
-            keys = [k for k in files if k.startswith("in_") and not k.endswith("__dtype")]
-            expected = [f"in_{i}" for i in range(len(keys))]
-            if sorted(keys) != sorted(expected):
-                raise CLIError(f"{path}: the inputs must be named {', '.join(expected[:3])}"
-                               f"{', ...' if len(keys) > 3 else ''} without gaps; found "
-                               f"{', '.join(sorted(keys))}")
-            arrays = []
-            for k in expected:
-                arr = data[k]
-                if k + "__dtype" in files:
-                    name = data[k + "__dtype"]
-                    if name.dtype.kind != "U" or name.ndim != 0:
-                        raise CLIError(f"{path}: {k}__dtype must be a 0-d string array, "
-                                       f"found {name.dtype} of shape {name.shape}")
-                    arr = from_stored_form(arr, name.item(), f"{path}: {k}")
-                arrays.append(arr)
-            orphans = sorted(k for k in files if k.endswith("__dtype")
-                             and k.startswith("in_") and k[:-len("__dtype")] not in files)
-            if orphans:
-                raise CLIError(f"{path}: {orphans[0]} has no array "
-                               f"{orphans[0][:-len('__dtype')]} beside it")
-            return arrays
-    except InputError as err:
-        raise CLIError(str(err)) from None
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as err:
-        raise CLIError(f"cannot load {path}: {err}") from None
-
-
 def _build_arguments(func, args: argparse.Namespace, max_bytes: int):
     from relax_ref.ir import prim_expr as PE
     from relax_ref.ir import struct_info as si
     from relax_ref.semantics.inputs import (
-        InputError, arguments_from_arrays, random_value, symbols_needed,
+        InputError, arguments_from_named_arrays, random_value, symbols_needed,
     )
 
-    if args.seed < 0:  # NumPy's generators take only non-negative seeds
-        raise CLIError(f"--seed takes a non-negative integer, got {args.seed}")
     rng = np.random.default_rng(args.seed)
     sym = _sym_values(args.sym)
     if args.args:
         if args.arg:
             raise CLIError("give the arguments either with --args or with --arg, not both")
-        arrays = _load_npz_arguments(args.args)
+        arrays = load_npz(args.args, max_bytes)  # CLI-input-2
         try:
-            return arguments_from_arrays(func, arrays)
+            return arguments_from_named_arrays(func, arrays, args.args)  # CLI-input-3
         except InputError as err:
-            raise CLIError(str(err)) from None
+            raise CLIError(str(err), 1) from None
     given = {}
     for spec in args.arg or []:
         name, sep, value = spec.partition("=")
@@ -319,8 +301,27 @@ def _saved_arrays(outs: list) -> dict[str, np.ndarray]:
     return arrays
 
 
+def _limits(args: argparse.Namespace):
+    """The interpreter's limits from --tir-mode and --max-steps."""
+    from relax_ref import _limits as with_options
+    from relax_ref.semantics.interpreter import Limits
+
+    return with_options(Limits(), getattr(args, "tir_mode", None),
+                        getattr(args, "max_steps", None))
+
+
+def _entry(mod, entry: str | None) -> str:
+    """API-entry-1 (``--entry``, else main, else the only Relax function)."""
+    from relax_ref.semantics.inputs import InputError, entry_function
+
+    try:
+        return entry_function(mod, entry)
+    except InputError as err:
+        raise CLIError(f"{err}{'' if entry else '; pick one with --entry NAME'}") from None
+
+
 def cmd_run(args: argparse.Namespace) -> int:
-    from relax_ref.semantics.interpreter import Interpreter, Limits
+    from relax_ref.semantics.interpreter import Interpreter
 
     if args.out == "":
         raise CLIError("--out needs a file name")
@@ -329,17 +330,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.trace:
         def trace(binding, value):
             print(f"  {binding.var.name_hint} = {_summary(value)}", file=sys.stderr)
-    interp = Interpreter(mod, trace=trace, limits=Limits(tir_mode=args.tir_mode))
-    func = interp.mod.functions.get(args.entry)
-    if func is None:
-        raise CLIError(f"the module has no function {args.entry!r} "
-                       f"(functions: {', '.join(interp.mod.functions)})")
-    from relax_ref.ir import relax as rx
-
-    if not isinstance(func, rx.Function):
-        raise CLIError(f"{args.entry!r} is a prim_func; run a Relax function")
+    interp = Interpreter(mod, trace=trace, limits=_limits(args))
+    args.entry = _entry(interp.mod, args.entry)
+    func = interp.mod.functions[args.entry]
     values = _build_arguments(func, args, interp.limits.max_tensor_bytes)
-    result = interp.run(args.entry, values)
+    with _Status(f"running {args.entry}"):
+        result = interp.run(args.entry, values)
     ret = func.ret_struct_info or getattr(func.body, "struct_info", None)
     outs = _leaves(result, ret)
     for i, v in enumerate(outs):
@@ -349,32 +345,75 @@ def cmd_run(args: argparse.Namespace) -> int:
                   + (" ..." if v.size > 8 else ""))
     if args.out is not None:
         arrays = _saved_arrays(outs)  # every check before the file is opened
-        try:
-            with open(args.out, "wb") as f:
-                np.savez(f, **arrays)
-        except OSError as err:
-            raise CLIError(f"cannot write {args.out}: {err.strerror}") from None
+        write_output(args.out, lambda f: np.savez(f, **arrays))  # CLI-output-1
     return 0
+
+
+class _Status:
+    """A spinner on stderr while a run works, when stderr is a terminal (else nothing:
+    the printed results are the summary)."""
+
+    def __init__(self, text: str):
+        self.text, self.status = text, None
+
+    def __enter__(self):
+        if sys.stderr.isatty():
+            from rich.console import Console
+
+            self.status = Console(stderr=True).status(self.text)
+            self.status.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.status is not None:
+            self.status.__exit__(*exc)
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
     from relax_ref import conformance as conf
 
     path = Path(args.path) if args.path else conf.DEFAULT_SUITE
-    if not path.exists():
-        raise CLIError(f"no conformance suite at {path}")
-    cases = conf.discover(path, args.k)
-    if not cases:
-        raise CLIError(f"no cases under {path}" + (f" matching {args.k!r}" if args.k else ""))
-    results = conf.run_suite(cases, args.impl, jobs=args.j, progress=sys.stderr.isatty())
+    if args.impl == "tvm":
+        try:
+            conf.TVMImpl()
+        except conf.Unsupported as err:
+            raise CLIError(f"--impl tvm needs Apache TVM 0.27 (pip install "
+                           f"'relax-ref[tvm]'): {err}") from None
+    if args.junit == "":
+        raise CLIError("--junit needs a file name")
+    cases = _conformance_cases(conf, path, args.k)
+    results = conf.run_suite(cases, args.impl, jobs=args.j, progress=sys.stderr.isatty(),
+                             max_steps=args.max_steps)
     conf.report(results, args.impl)
     if args.junit:
-        conf.write_junit(results, args.junit, args.impl)
+        write_text(args.junit, conf.junit_xml(results, args.impl))  # CLI-output-1
     if args.record:
         if args.impl != "tvm":
             raise CLIError("--record writes TVM's results: use it with --impl tvm")
         conf.record_tvm(results)
     return 0 if all(r.passed for r in results) else 1
+
+
+def _conformance_cases(conf, path: Path, pattern: str | None) -> list:
+    """The cases of a suite or an area (a directory of cases) or of one case (its .py or
+    .toml); anything else is an error naming what is expected."""
+    what = ("a conformance suite, area or case (a directory of <case>.toml files, or a "
+            "case's .py or .toml)")
+    if not path.exists():
+        raise CLIError(f"{path} does not exist; expected {what}", 1)
+    if path.is_dir():
+        if not any(path.rglob("*.toml")):
+            raise CLIError(f"{path} holds no cases; expected {what}", 1)
+    elif path.suffix not in (".py", ".toml") or not path.with_suffix(".toml").is_file() \
+            or not path.with_suffix(".py").is_file():
+        raise CLIError(f"{path} is not {what}", 1)
+    try:
+        cases = conf.discover(path, pattern)
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise CLIError(f"cannot read the cases under {path}: {err}", 1) from None
+    if not cases:
+        raise CLIError(f"no cases under {path}" + (f" matching {pattern!r}" if pattern else ""))
+    return cases
 
 
 def _passes_by_name(names: list[str]):
@@ -389,18 +428,85 @@ def _passes_by_name(names: list[str]):
     return [known[n] for n in names]
 
 
+def _option_value(text: str):
+    """CLI-pass-opt-1: a value read, never evaluated: int, float, bool, none, else a
+    string; with commas, a list of such values."""
+    if "," in text:
+        return [_option_value(t.strip()) for t in text.split(",") if t.strip()]
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered == "none":
+        return None
+    for kind in (int, float):
+        try:
+            value = kind(text)
+        except ValueError:
+            continue
+        if kind is float and not math.isfinite(value):
+            break  # "nan", "inf": names, not numbers
+        return value
+    return text
+
+
+def _pass_options(specs: list[str], names: list[str], max_bytes: int) -> dict[str, dict]:
+    """--pass-opt PASS:KEY=VALUE, grouped by pass (CLI-pass-opt-1)."""
+    from relax_ref.transform import pass_options
+
+    out: dict[str, dict] = {}
+    for spec in specs or []:
+        name, colon, rest = spec.partition(":")
+        key, eq, value = rest.partition("=")
+        name, key = name.strip(), key.strip()
+        if not (colon and eq and name and key):
+            raise CLIError(f"--pass-opt takes PASS:KEY=VALUE, got {spec!r}")
+        if name not in names:
+            raise CLIError(f"--pass-opt {spec!r}: {name} is not among --passes")
+        opts = out.setdefault(name, {})
+        if key in opts:
+            raise CLIError(f"--pass-opt {name}:{key} is given twice")
+        parsed = _option_value(value.strip())
+        if name == "BindParams" and key not in dict(pass_options(name)):
+            # A parameter's value: a .npy file (its declared size checked first) or a number.
+            parsed = load_npy(value.strip(), max_bytes) if value.strip().endswith(".npy") \
+                else np.asarray(parsed)
+        opts[key] = parsed
+    return out
+
+
+def _build_passes(names: list[str], options: dict[str, dict]):
+    from relax_ref.transform import build_pass
+
+    _passes_by_name(names)
+    passes = []
+    for name in names:
+        try:
+            passes.append(build_pass(name, options.get(name)) if name in options
+                          else _passes_by_name([name])[0])
+        except (TypeError, ValueError) as err:
+            raise CLIError(f"--pass-opt {name}: {err}") from None
+    return passes
+
+
 def cmd_opt(args: argparse.Namespace) -> int:
     from relax_ref.parser.printer import print_module
     from relax_ref.passes.pipeline import Pipeline, PipelineError
+    from relax_ref.semantics.memory import DEFAULT_MAX_BYTES
     from relax_ref.verify import PassVerificationError, verify_pipeline
 
     names = [n.strip() for n in args.passes.split(",") if n.strip()]
     if not names:
         raise CLIError("--passes takes a comma-separated list of pass names")
-    pipeline = Pipeline(_passes_by_name(names))
-    if args.verify is not None and args.verify < 1:
-        raise CLIError(f"--verify takes a positive number of trials, got {args.verify}")
+    _passes_by_name(names)
+    for name in args.print_after or []:
+        if name not in names:
+            raise CLIError(f"--print-after {name}: {name} is not among --passes")
+    if args.output == "":
+        raise CLIError("-o needs a file name")
+    options = _pass_options(args.pass_opt, names, DEFAULT_MAX_BYTES)
+    pipeline = Pipeline(_build_passes(names, options))
     mod = _parse_file(args.file)
+
     def show(step) -> None:
         if args.verify is not None:
             traps = f", {step.traps_matched} matching traps" if step.traps_matched else ""
@@ -408,18 +514,26 @@ def cmd_opt(args: argparse.Namespace) -> int:
             print(f"{step.name}: OK ({step.trials} trials, {step.compared} compared{traps})"
                   f"{notes}", file=sys.stderr)
 
+    def dump(p, after) -> None:
+        # As mlir-opt's --mlir-print-ir-after and TVM's PrintAfterAll: on stderr, so
+        # standard output stays the final module.
+        if args.print_after_all or p.name in (args.print_after or []):
+            print(f"# IR after {p.name}\n{print_module(after)}", file=sys.stderr)
+
     # Each pass is checked on the module it receives (the previous pass's output).
     try:
         if args.verify:
             mod, _ = verify_pipeline(pipeline, mod, trials=args.verify, seed=args.seed,
-                                     on_step=show)
+                                     on_step=show, after_step=dump, limits=_limits(args))
         else:
-            mod, _ = pipeline.run(mod, on_step=show)
+            mod, _ = pipeline.run(mod, on_step=show, after_step=dump)
     except PassVerificationError as err:
         print(f"{err.pass_name}: FAILED\n{err}", file=sys.stderr)
         return 1
     except PipelineError as err:
         raise CLIError(str(err)) from err
+    except ValueError as err:  # a pass refused its input (e.g. a binding that does not fit)
+        raise CLIError(str(err), 1) from None
     _write_text(print_module(mod), args.output)
     return 0
 
@@ -428,17 +542,51 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     from relax_ref.testing.fuzz import run_campaign
 
     (p,) = _passes_by_name([args.pass_name])
-    if args.time <= 0:
-        raise CLIError(f"--time takes a positive number of seconds, got {args.time}")
-    result = run_campaign(p, args.time, seed=args.seed, out_dir=args.out,
-                          progress=sys.stderr.isatty(), trials=args.trials)
+    writable_directory(args.out)  # CLI-output-1, before any work
+    seconds = args.time if args.time is not None or args.programs is not None else 60.0
+    try:
+        result = run_campaign(p, seconds, seed=args.seed, out_dir=args.out,
+                              progress=sys.stderr.isatty(), trials=args.trials,
+                              programs=args.programs)
+    except OSError as err:
+        raise CLIError(f"cannot save a failure under {args.out}: {err.strerror or err}", 1) \
+            from None
     print(result.summary())
     return 0 if result.ok else 1
 
 
+def cmd_passes(args: argparse.Namespace) -> int:
+    """Every registered pass with its contract (spec/passes.md) and options."""
+    import inspect
+
+    from relax_ref import transform
+    from relax_ref.passes.registry import all_passes
+
+    for name, p in sorted(all_passes().items()):
+        factory = getattr(transform, name, None)
+        doc = " ".join((factory.__doc__ if factory else p.doc or "").split())
+        print(f"{name}: {doc}")
+        results = "exact" if p.exact else "within float tolerance"
+        if p.may_remove_traps:
+            results += "; may remove traps of unused pure code (PASS-verify-4)"
+        print(f"  results: {results}")
+        print(f"  requires: {', '.join(p.requires) or 'nothing'}; "
+              f"produces: {', '.join(p.produces) or 'nothing'}")
+        opts = [o if d is inspect.Parameter.empty else f"{o}={d!r}"
+                for o, d in transform.pass_options(name)]
+        if opts:
+            print(f"  options: {', '.join(opts)}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="relax-ref", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    from relax_ref import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="relax-ref", description="A reference implementation of the Relax IR: read, "
+        "check, run and optimize TVMScript modules.")
+    parser.add_argument("--version", action="version", version=f"relax-ref {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = sub.add_parser("print", help="parse a TVMScript file and print it back (TVM 0.27 dialect)")
     p.add_argument("file")
     p.add_argument("-o", "--output", help="write to this file instead of standard output")
@@ -447,26 +595,25 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="normalize a module and print it with every binding "
                                      "annotated, or report its errors")
     p.add_argument("file")
-    p.add_argument("-o", "--output")
+    p.add_argument("-o", "--output", help="write to this file instead of standard output")
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("run", help="interpret a function of a module")
+    p = sub.add_parser("run", help="interpret a function of a module on given or random inputs")
     p.add_argument("file")
-    p.add_argument("--entry", default="main")
+    p.add_argument("--entry", default=None,
+                   help="the function to run (default: main, else the only Relax function)")
     p.add_argument("--arg", action="append", metavar="NAME=VALUE",
                    help="an argument: file.npy, random:3x4:float32 or a number")
-    p.add_argument("--args", metavar="IN.npz", help="all arguments as in_0, in_1, ...")
+    p.add_argument("--args", metavar="IN.npz",
+                   help="all arguments as in_0, in_1, ... (a tuple parameter K as in_K_0, "
+                        "in_K_1, ...)")
     p.add_argument("--sym", action="append", metavar="NAME=INT",
                    help="the value of a symbolic variable for random arguments")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--out", metavar="OUT.npz",
                    help="save results as out_0, out_1, ... (tuples flattened depth-first)")
     p.add_argument("--trace", action="store_true", help="print every binding's value summary")
-    p.add_argument("--tir-mode", default="auto",
-                   choices=("auto", "ordered", "vectorized", "scalar"),
-                   help="how PrimFuncs run: auto (default; float sums of products as BLAS "
-                        "contractions), ordered (bit-identical to scalar), vectorized, "
-                        "scalar (the definitional path only)")
+    _tir_options(p)
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("conformance", help="run the conformance suite")
@@ -474,50 +621,80 @@ def build_parser() -> argparse.ArgumentParser:
                                            "suite shipped with relax_ref)")
     p.add_argument("--impl", choices=("relax_ref", "tvm"), default="relax_ref")
     p.add_argument("-k", metavar="PATTERN", help="only cases whose id contains PATTERN")
-    p.add_argument("-j", type=int, default=1, metavar="N", help="run N cases in parallel")
+    p.add_argument("-j", type=_positive_int, default=1, metavar="N",
+                   help="run N cases in parallel")
     p.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
     p.add_argument("--record", action="store_true",
                    help="with --impl tvm: record each case's TVM result in its .toml")
+    p.add_argument("--max-steps", type=_positive_int, metavar="N",
+                   help="the TIR step budget of one PrimFunc call")
     p.set_defaults(func=cmd_conformance)
 
     p = sub.add_parser("opt", help="apply passes to a module and print the result")
     p.add_argument("file")
     p.add_argument("--passes", required=True, metavar="A,B,...",
-                   help="the passes to apply, in order (TVM's names)")
-    p.add_argument("--verify", type=int, metavar="N",
+                   help="the passes to apply, in order (TVM's names; see relax-ref passes)")
+    p.add_argument("--pass-opt", action="append", metavar="PASS:KEY=VALUE",
+                   help="an option of a pass, by TVM's name (BindSymbolicVars:n=4; repeat "
+                        "for more; a,b is a list)")
+    p.add_argument("--verify", type=_positive_int, metavar="N",
                    help="check each pass against the interpreter on N sets of random inputs")
-    p.add_argument("--seed", type=int, default=0, help="seed of --verify's random inputs")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of --verify's random inputs")
+    p.add_argument("--max-steps", type=_positive_int, metavar="N",
+                   help="with --verify: the TIR step budget of one PrimFunc call")
+    p.add_argument("--print-after-all", action="store_true",
+                   help="print the module after each pass (to stderr, '# IR after PASS')")
+    p.add_argument("--print-after", action="append", metavar="PASS",
+                   help="print the module after PASS (repeatable)")
     p.add_argument("-o", "--output", help="write to this file instead of standard output")
     p.set_defaults(func=cmd_opt)
 
+    p = sub.add_parser("passes", help="list every pass with its contract and options")
+    p.set_defaults(func=cmd_passes)
+
     p = sub.add_parser("fuzz", help="check a pass on random modules; save failures shrunk")
     p.add_argument("--pass", dest="pass_name", required=True, metavar="NAME")
-    p.add_argument("--time", type=float, default=60.0, metavar="SECONDS",
-                   help="how long to generate programs (default 60)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--time", type=_seconds, default=None, metavar="SECONDS",
+                   help="how long to generate programs (default 60 without --programs)")
+    p.add_argument("--programs", type=_positive_int, metavar="N",
+                   help="check N programs (the same N for a seed on any machine)")
+    p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--out", default="fuzz-failures", metavar="DIR",
                    help="where failures are saved (default fuzz-failures)")
-    p.add_argument("--trials", type=int, default=3,
+    p.add_argument("--trials", type=_positive_int, default=3,
                    help="input sets compared per program (default 3)")
     p.set_defaults(func=cmd_fuzz)
     return parser
 
 
+def _tir_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tir-mode", default="auto",
+                   choices=("auto", "ordered", "vectorized", "scalar"),
+                   help="how PrimFuncs run: auto (default; float sums of products as BLAS "
+                        "contractions), ordered (bit-identical to scalar), vectorized, "
+                        "scalar (the definitional path only)")
+    p.add_argument("--max-steps", type=_positive_int, metavar="N",
+                   help="the TIR step budget of one PrimFunc call")
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as done:  # --help, --version, or a usage error (exit 2)
+        return done.code if isinstance(done.code, int) else 2
     try:
         return args.func(args)
     except RelaxError as err:
         if err.source_text is None and err.span is not None:
             try:
-                err.source_text = Path(err.span.source).read_text()
-            except (OSError, UnicodeDecodeError):
+                err.source_text = read_text(err.span.source)
+            except (CLIError, RelaxError):
                 pass
         print(err.render(), file=sys.stderr)
         return 1
     except CLIError as err:
         print(f"relax-ref: error: {err}", file=sys.stderr)
-        return 2
+        return err.code
     except RecursionError:
         print("relax-ref: error: the program is nested too deeply", file=sys.stderr)
         return 1

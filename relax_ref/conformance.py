@@ -194,6 +194,9 @@ class Implementation:
 class RelaxRefImpl(Implementation):
     name = "relax_ref"
 
+    def __init__(self, max_steps: int | None = None):
+        self.max_steps = max_steps  # the TIR step budget of one PrimFunc call
+
     def load(self, text: str, source: str):
         from relax_ref.parser.builder import parse
         from relax_ref.errors import ParseError, RelaxError
@@ -210,8 +213,10 @@ class RelaxRefImpl(Implementation):
         errors = check_well_formed(mod)
         if errors:
             raise Invalid(errors[0].render(), errors[0].rule)
+        from relax_ref.semantics.interpreter import Limits
+
         try:
-            return Interpreter(mod)
+            return Interpreter(mod, limits=Limits(max_tir_steps=self.max_steps))
         except RelaxError as err:
             raise Invalid(err.render(), err.rule) from None
 
@@ -503,20 +508,28 @@ def _check(case: Case, impl: Implementation) -> tuple[bool, str]:
 
 # -- the command --------------------------------------------------------------------------------
 
+def _implementation(impl_name: str, max_steps: int | None) -> Implementation:
+    if impl_name == "relax_ref":
+        return RelaxRefImpl(max_steps)
+    return IMPLEMENTATIONS[impl_name]()
+
+
 def _check_worker(args):
-    case, impl_name = args
-    return check_case(case, IMPLEMENTATIONS[impl_name]())
+    case, impl_name, max_steps = args
+    return check_case(case, _implementation(impl_name, max_steps))
 
 
-def run_suite(cases: list[Case], impl_name: str, jobs: int = 1, progress: bool = True
-              ) -> list[Result]:
+def run_suite(cases: list[Case], impl_name: str, jobs: int = 1, progress: bool = True,
+              max_steps: int | None = None) -> list[Result]:
+    """Every case's Result; ``progress`` shows a bar on stderr; ``max_steps`` is
+    relax_ref's TIR step budget per PrimFunc call (default: the interpreter's)."""
     results: list[Result] = []
     if impl_name == "tvm":
         try:
             IMPLEMENTATIONS["tvm"]()
         except Unsupported as err:
             return [Result(c, False, f"unsupported: {err}", 0.0, True) for c in cases]
-    work = [(c, impl_name) for c in cases]
+    work = [(c, impl_name, max_steps) for c in cases]
     iterator: Iterable[Result]
     pool = None
     if jobs > 1:
@@ -525,7 +538,7 @@ def run_suite(cases: list[Case], impl_name: str, jobs: int = 1, progress: bool =
         pool = multiprocessing.get_context("spawn").Pool(jobs)
         iterator = pool.imap(_check_worker, work, chunksize=4)
     else:
-        impl = IMPLEMENTATIONS[impl_name]()
+        impl = _implementation(impl_name, max_steps)
         iterator = (check_case(c, impl) for c in cases)
     try:
         if progress:
@@ -569,6 +582,11 @@ def report(results: list[Result], impl_name: str, out=None) -> None:
 
 
 def write_junit(results: list[Result], path: str, impl_name: str) -> None:
+    Path(path).write_text(junit_xml(results, impl_name))
+
+
+def junit_xml(results: list[Result], impl_name: str) -> str:
+    """The results as a JUnit XML report (one testcase per case)."""
     from xml.sax.saxutils import escape, quoteattr
 
     lines = ['<?xml version="1.0" encoding="utf-8"?>',
@@ -582,7 +600,7 @@ def write_junit(results: list[Result], path: str, impl_name: str) -> None:
                          f'{escape(r.detail)}</failure>')
         lines.append("  </testcase>")
     lines.append("</testsuite>")
-    Path(path).write_text("\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"
 
 
 def record_tvm(results: list[Result]) -> None:

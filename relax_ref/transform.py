@@ -54,6 +54,8 @@ def DeadCodeElimination(entry_functions: Sequence[str] | None = None) -> Pass:
     ``entry_functions``."""
     from relax_ref.passes.dead_code_elimination import dead_code_elimination_with
 
+    if isinstance(entry_functions, str):  # one name (``--pass-opt ...:entry_functions=f``)
+        entry_functions = [entry_functions]
     return dead_code_elimination_with(entry_functions)
 
 

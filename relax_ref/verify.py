@@ -32,7 +32,7 @@ import numpy as np
 from relax_ref.ir import relax as rx
 from relax_ref.errors import RelaxError, ResourceError, RuntimeCheckError
 from relax_ref.semantics.inputs import InputError, random_value, symbols_needed
-from relax_ref.semantics.interpreter import Interpreter, flatten_values
+from relax_ref.semantics.interpreter import Interpreter, Limits, flatten_values
 from relax_ref.values import PrimScalar, ShapeValue, describe_value
 from relax_ref.semantics.well_formed import check_well_formed
 
@@ -64,9 +64,11 @@ class Report:
 
 def check_pass(p: Pass, mod: rx.IRModule, *, trials: int = 4, seed: int = 0,
                entries: list[str] | None = None,
-               adapters: Mapping[str, Adapter] | None = None) -> Report:
+               adapters: Mapping[str, Adapter] | None = None,
+               limits: Limits | None = None) -> Report:
     """Verify pass ``p`` on ``mod`` (see the module docstring); returns a Report.
-    ``adapters`` (function name -> Adapter) add to the pass's own (``p.adapters(mod)``)."""
+    ``adapters`` (function name -> Adapter) add to the pass's own (``p.adapters(mod)``);
+    ``limits`` are the interpreter's on both sides (TIR mode, step budget, sizes)."""
     after = p(mod)
     errors = check_well_formed(after)
     if errors:
@@ -80,7 +82,8 @@ def check_pass(p: Pass, mod: rx.IRModule, *, trials: int = 4, seed: int = 0,
                 f"{p.name} claims to produce {form!r}, but its result has {where}",
                 pass_name=p.name, details={"errors": [], "form": form})
     adapt = {**(p.adapters(mod) if p.adapters else {}), **(adapters or {})}
-    interp = {"before": Interpreter(mod), "after": Interpreter(after)}
+    interp = {"before": Interpreter(mod, limits=limits),
+              "after": Interpreter(after, limits=limits)}
     if entries is None:
         entries = [name for name, f in interp["before"].mod.functions.items()
                    if isinstance(f, rx.Function) and not f.is_private and
@@ -132,10 +135,12 @@ def check_pass(p: Pass, mod: rx.IRModule, *, trials: int = 4, seed: int = 0,
 def verify_pipeline(pipeline: Pipeline, mod: rx.IRModule, *, trials: int = 4, seed: int = 0,
                     on_step: Callable[[StepReport], None] | None = None,
                     after_step: Callable[[Pass, rx.IRModule], None] | None = None,
+                    limits: Limits | None = None,
                     ) -> tuple[rx.IRModule, list[StepReport]]:
     """``pipeline.run`` with each pass checked by ``check_pass`` on the module it
     receives (PassVerificationError on the first failure)."""
-    return pipeline.run(mod, check=lambda p, m: check_pass(p, m, trials=trials, seed=seed),
+    return pipeline.run(mod, check=lambda p, m: check_pass(p, m, trials=trials, seed=seed,
+                                                           limits=limits),
                         on_step=on_step, after_step=after_step)
 
 

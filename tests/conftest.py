@@ -33,6 +33,15 @@ def sample_manifest() -> list[dict]:
     return json.loads(path.read_text()) if path.is_file() else []
 
 
+def pytest_terminal_summary(terminalreporter):
+    """Say once that the tests needing ../shared's samples did not run (they skip)."""
+    if not SAMPLES.is_dir():
+        terminalreporter.write_line(
+            f"note: the TVMScript samples ({SAMPLES}) are absent, so the tests that read them "
+            f"were skipped; set RELAX_REF_SAMPLES to their directory to run them",
+            yellow=True)
+
+
 @pytest.fixture(scope="session")
 def samples_dir() -> Path:
     if not SAMPLES.is_dir():

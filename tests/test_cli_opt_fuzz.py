@@ -104,7 +104,8 @@ def test_opt_console_script():
 
 def test_fuzz_runs_and_reports(tmp_path, capsys):
     out_dir = tmp_path / "failures"
-    rc = main(["fuzz", "--pass", "DeadCodeElimination", "--time", "5", "--out", str(out_dir)])
+    rc = main(["fuzz", "--pass", "DeadCodeElimination", "--programs", "40",
+               "--out", str(out_dir)])
     out = capsys.readouterr().out
     assert "DeadCodeElimination:" in out and "programs/s" in out
     assert rc in (0, 1)
@@ -123,7 +124,7 @@ def test_fuzz_runs_and_reports(tmp_path, capsys):
 
 def test_fuzz_finds_a_broken_pass(broken_pass, tmp_path, capsys):
     out_dir = tmp_path / "failures"
-    rc = main(["fuzz", "--pass", "AddBecomesSubtract", "--time", "3", "--seed", "1",
+    rc = main(["fuzz", "--pass", "AddBecomesSubtract", "--programs", "30", "--seed", "1",
                "--out", str(out_dir)])
     out = capsys.readouterr().out
     assert rc == 1

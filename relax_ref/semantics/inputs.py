@@ -5,6 +5,7 @@ entry function and converting Python values to and from the interpreter's (the A
 from __future__ import annotations
 
 import math
+import re
 from typing import Mapping
 
 import numpy as np
@@ -322,3 +323,56 @@ def value_to_python(value):
     if isinstance(value, DTypeValue):
         return str(value.dtype)
     return value
+
+
+_STRUCTURED_KEY = re.compile(r"in_\d+(?:_\d+)+")
+
+
+def arguments_from_named_arrays(func: rx.Function, arrays: Mapping[str, np.ndarray],
+                                source: str = "the archive") -> list:
+    """CLI-input-3: arguments from an archive's arrays by name. Either one array per
+    parameter, ``in_K``, with a tuple parameter given by its fields ``in_K_0, in_K_1,
+    ...`` (nested: ``in_K_0_1``); or every leaf in order, ``in_0, in_1, ...``, tuples
+    flattened depth-first (the samples' and the fuzzer's form). ``NAME__dtype`` beside an
+    array names the ml_dtypes type whose bits it holds (``stored_form``)."""
+    # Other arrays (the samples keep their expected out_K beside) are not inputs.
+    names = {k for k in arrays if k.startswith("in_") and not k.endswith("__dtype")}
+    for k in sorted(arrays):
+        if k.startswith("in_") and k.endswith("__dtype") and k[:-len("__dtype")] not in names:
+            raise InputError(f"{source}: {k} has no array {k[:-len('__dtype')]} beside it")
+
+    def leaf(key: str) -> np.ndarray:
+        arr = arrays[key]
+        name = arrays.get(key + "__dtype")
+        if name is None:
+            return arr
+        if name.dtype.kind != "U" or name.ndim != 0:
+            raise InputError(f"{source}: {key}__dtype must be a 0-d string array, found "
+                             f"{name.dtype} of shape {name.shape}")
+        return from_stored_form(arr, name.item(), f"{source}: {key}")
+
+    if any(_STRUCTURED_KEY.fullmatch(k) for k in names):
+        used: set[str] = set()
+
+        def take(sinfo: si.StructInfo, key: str, what: str):
+            if isinstance(sinfo, si.TupleStructInfo):
+                return tuple(take(f, f"{key}_{i}", f"{what}[{i}]")
+                             for i, f in enumerate(sinfo.fields))
+            if key not in names:
+                raise InputError(f"{source}: no array {key} for {what}")
+            used.add(key)
+            return value_from_array(leaf(key), sinfo, what)
+
+        out = [take(p.struct_info, f"in_{k}", p.name_hint) for k, p in enumerate(func.params)]
+        extra = sorted(names - used)
+        if extra:
+            raise InputError(f"{source}: {', '.join(extra)} match(es) no parameter of the "
+                             f"function")
+        return out
+    expected = [f"in_{i}" for i in range(len(names))]
+    if sorted(names) != sorted(expected):
+        raise InputError(f"{source}: the inputs must be named {', '.join(expected[:3])}"
+                         f"{', ...' if len(expected) > 3 else ''} without gaps (or in_K_0, "
+                         f"in_K_1, ... for the fields of a tuple parameter K); found "
+                         f"{', '.join(sorted(names))}")
+    return arguments_from_arrays(func, [leaf(k) for k in expected])
