@@ -216,7 +216,8 @@ class RelaxRefImpl(Implementation):
         from relax_ref.semantics.interpreter import Limits
 
         try:
-            return Interpreter(mod, limits=Limits(max_tir_steps=self.max_steps))
+            limits = Limits(max_tir_steps=self.max_steps) if self.max_steps else None
+            return Interpreter(mod, limits=limits)
         except RelaxError as err:
             raise Invalid(err.render(), err.rule) from None
 
