@@ -46,6 +46,7 @@ from . import prim_expr as pe
 from . import relax as rx
 from . import struct_info as si
 from . import tir
+from .attr_values import IndexMap
 from .dtype import DataType
 
 __all__ = ["structural_equal", "structural_hash", "assert_structural_equal"]
@@ -91,6 +92,7 @@ _FIELD_RULES: dict[type, tuple[tuple[str, int | None], ...]] = {
     tir.SBlock: (("iter_vars", None), ("alloc_buffers", DEF), ("match_buffers", None),
                  ("reads", USE), ("writes", USE)),
     tir.PrimFunc: (("params", DEF), ("buffer_map", DEF)),
+    IndexMap: (("params", DEF),),
 }
 
 

@@ -880,17 +880,10 @@ class RelaxReader(Reader):
             raise self.error(data, value_node, rule="SYN-const-1")
         return rx.Constant(data, span=self.ctx.span(node))
 
-    def attr_value(self, node):
-        value = super().attr_value(node)
-        if isinstance(value, Namespace):
-            if len(value.path) == 2 and value.path[0] == "T" and is_scalar_dtype_name(value.path[1]):
-                return parse_dtype(value.path[1])
-            if value.path in (("R", "Tensor"), ("R", "Object"), ("R", "Any"), ("R", "Shape")):
-                return self.to_struct_info(value, node)
-            raise self.error(f"{value.dotted} is not a value", node, rule="SYN-attr-1")
-        if isinstance(value, (ModuleRef,)):
-            raise self.error("the module is not a value", node, rule="SYN-attr-1")
-        return value
+    def namespace_attr(self, value: Namespace, node):
+        if value.path in (("R", "Tensor"), ("R", "Object"), ("R", "Any"), ("R", "Shape")):
+            return self.to_struct_info(value, node)
+        return super().namespace_attr(value, node)
 
 
 _RELAX_BINARY_OPS = {

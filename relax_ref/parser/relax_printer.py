@@ -12,8 +12,9 @@ import numpy as np
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
+from relax_ref.ir.attr_values import IndexMap, VDevice
 from relax_ref.ir.call_kinds import call_kind
-from relax_ref.ir.dtype import DataType
+from relax_ref.ir.dtype import INT64, DataType
 from relax_ref.ir.text import (INDENT, Names, PrimPrinter, PrintError, TextContext,
                                identifier, python_float, quote, same_expr)
 
@@ -316,7 +317,24 @@ class RelaxPrinter(PrimPrinter):
             return self.struct_info(v)
         if isinstance(v, rx.Expr):
             return self.expr(v)
+        if isinstance(v, VDevice):
+            return (f"I.vdevice({self.attr_value(v.target)}, {v.vdevice_id}, "
+                    f"{quote(v.memory_scope)})")
+        if isinstance(v, IndexMap):
+            return self.index_map(v)
         raise PrintError(f"cannot print the attribute value {v!r}")
+
+    def index_map(self, m: IndexMap) -> str:
+        """``T.index_map(lambda i, j: (i // 4, j))``, with ``index_dtype=`` unless int64
+        (SYN-index-map-1)."""
+        self.names.push()
+        names = [self.names.define(p, p.name) for p in m.params]
+        results = [self.prim(r) for r in m.results]
+        self.names.pop()
+        body = f"({results[0]},)" if len(results) == 1 else f"({', '.join(results)})"
+        dtype = m.params[0].dtype if m.params else INT64
+        extra = "" if dtype == INT64 else f", index_dtype={quote(str(dtype))}"
+        return f"{self.t('index_map')}(lambda {', '.join(names)}: {body}{extra})"
 
     def _constant(self, c: rx.Constant) -> str:
         """``R.const(value, "dtype")``, non-scalars as nested lists (PRINT-dev: TVM 0.27

@@ -158,6 +158,8 @@ class Reader:
     def __init__(self, env: ModuleEnv):
         self.env = env
         self.ctx = env.ctx
+        self.lambda_params: dict[str, P.Var] = {}   # the parameters of the index map read
+        self.index_dtype = pb.INT64                  # their dtype (T.index_map's index_dtype)
 
     # -- errors ------------------------------------------------------------------------
     def error(self, message: str, node, rule: str | None = None) -> ParseError:
@@ -257,7 +259,90 @@ class Reader:
         return handler(node)
 
     def v_name(self, node):
-        return self.lookup(str(node.children[0]), node)
+        name = str(node.children[0])
+        if name in self.lambda_params:
+            return self.lambda_params[name]
+        return self.lookup(name, node)
+
+    def v_lambdef(self, node):
+        """SYN-index-map-1: ``lambda i, j: (i // 4, j)`` is an IndexMap: its parameters are
+        new variables of the index dtype, its results scalar expressions over them."""
+        from relax_ref.ir.attr_values import IndexMap
+
+        params_node, body = node.children
+        names = [str(t) for t in params_node.children if t is not None] if params_node else []
+        if len(set(names)) != len(names):
+            raise self.error("an index map names each parameter once", node,
+                             rule="SYN-index-map-1")
+        if self.lambda_params:
+            raise self.error("index maps do not nest", node, rule="SYN-index-map-1")
+        params = tuple(P.Var(n, self.index_dtype, span=self.ctx.span(node)) for n in names)
+        self.lambda_params = dict(zip(names, params))
+        try:
+            value = self.value(body)
+            items = value if isinstance(value, (tuple, list)) else (value,)
+            results = []
+            for item in items:
+                if isinstance(item, bool) or not isinstance(item, (int, P.PrimExpr)):
+                    raise self.error(f"an index map gives integer index expressions, not "
+                                     f"{pb.describe(item)}", body, rule="SYN-index-map-1")
+                results.append(pb.literal(item, self.index_dtype) if isinstance(item, int)
+                               else item)
+        except pb.PrimBuildError as err:
+            raise self.error(str(err), body, rule="SYN-index-map-1") from None
+        finally:
+            self.lambda_params = {}
+        return IndexMap(params, tuple(results), span=self.ctx.span(node))
+
+    def index_map_call(self, args: list, kwargs: list, node):
+        """``T.index_map(lambda ..., index_dtype="int64")`` (SYN-index-map-1); an
+        ``inverse_index_map`` is not kept (it is implied by the map)."""
+        from relax_ref.ir.attr_values import IndexMap
+
+        kw = dict(kwargs)
+        unknown = [k for k in kw if k not in ("index_dtype", "inverse_index_map")]
+        if len(args) != 1 or unknown:
+            raise self.error("T.index_map takes (lambda ..., index_dtype=...)", node,
+                             rule="SYN-index-map-1")
+        saved = self.index_dtype
+        if "index_dtype" in kw:
+            self.index_dtype = self.dtype_arg(kw["index_dtype"])
+            if not self.index_dtype.is_integer:
+                raise self.error(f"an index dtype is an integer type, not {self.index_dtype}",
+                                 kw["index_dtype"], rule="SYN-index-map-1")
+        try:
+            mapping = self.value(args[0])
+        finally:
+            self.index_dtype = saved
+        if not isinstance(mapping, IndexMap):
+            raise self.error("T.index_map takes a lambda", args[0], rule="SYN-index-map-1")
+        return mapping
+
+    def vdevice_call(self, args: list, kwargs: list, node):
+        """``I.vdevice(target, vdevice_id=0, memory_scope="global")`` (SYN-vdevice-1)."""
+        from relax_ref.ir.attr_values import VDevice
+
+        names = ("target", "vdevice_id", "memory_scope")
+        if len(args) > 3:
+            raise self.error("I.vdevice takes (target, vdevice_id, memory_scope)", node,
+                             rule="SYN-vdevice-1")
+        given = dict(zip(names, args))
+        for key, vnode in kwargs:
+            if key not in names or key in given:
+                raise self.error(f"I.vdevice has no option {key!r} here (it takes target, "
+                                 f"vdevice_id, memory_scope)", vnode, rule="SYN-vdevice-1")
+            given[key] = vnode
+        target = self.attr_value(given["target"]) if "target" in given else None
+        vid = self.value(given["vdevice_id"]) if "vdevice_id" in given else 0
+        scope = self.value(given["memory_scope"]) if "memory_scope" in given else "global"
+        if not isinstance(target, (str, rx.Attrs)):
+            raise self.error("the target of I.vdevice is a name (\"llvm\") or a dict of its "
+                             "attributes", node, rule="SYN-vdevice-1")
+        if isinstance(vid, bool) or not isinstance(vid, int) or vid < 0:
+            raise self.error("vdevice_id is a non-negative integer", node, rule="SYN-vdevice-1")
+        if not isinstance(scope, str):
+            raise self.error("memory_scope is a string", node, rule="SYN-vdevice-1")
+        return VDevice(target, vid, scope)
 
     def v_int_(self, node):
         try:
@@ -348,6 +433,10 @@ class Reader:
     def v_call(self, node):
         callee = self.value(node.children[0])
         args, kwargs = self.split_args(node.children[1])
+        if callee == Namespace(("T", "index_map")):
+            return self.index_map_call(args, kwargs, node)
+        if callee == Namespace(("I", "vdevice")):
+            return self.vdevice_call(args, kwargs, node)
         if callee == Namespace(("float",)):
             text = self.value(args[0]) if len(args) == 1 and not kwargs else None
             if not isinstance(text, str):
@@ -631,9 +720,28 @@ class Reader:
     # -- attribute values ----------------------------------------------------------------
     def attr_value(self, node):
         """A value after ``key=`` or in a dict: literals stay Python values (lists become
-        tuples); anything else is read as an ordinary value."""
-        value = self.value(node)
-        return _freeze(value)
+        tuples); anything else is read as an ordinary value, and must be one the IR can
+        hold (SYN-attr-1): ``T.float32`` is the dtype, other namespaces are errors."""
+        return self._attr_leaves(_freeze(self.value(node)), node)
+
+    def _attr_leaves(self, value, node):
+        if isinstance(value, tuple):
+            return tuple(self._attr_leaves(v, node) for v in value)
+        if isinstance(value, Namespace):
+            if len(value.path) == 2 and value.path[0] == "T" and is_scalar_dtype_name(value.path[1]):
+                from relax_ref.ir.dtype import parse_dtype
+
+                return parse_dtype(value.path[1])
+            return self.namespace_attr(value, node)
+        if isinstance(value, (ModuleRef, _MetadataList, dict)):
+            raise self.error("the module or the metadata table is not an attribute value",
+                             node, rule="SYN-attr-1")
+        return value
+
+    def namespace_attr(self, value: Namespace, node):
+        """A name such as ``R.Tensor`` given as an attribute value; subclasses accept
+        their own."""
+        raise self.error(f"{value.dotted} is not a value", node, rule="SYN-attr-1")
 
     # -- scalar expression text in strings ------------------------------------------------
     def parse_expr_string(self, text: str, node) -> Tree:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import tir
-from relax_ref.ir.dtype import FLOAT32
+from relax_ref.ir.dtype import FLOAT32, DataType
 from relax_ref.ir.text import (INDENT, Names, PrintError, TextContext, TirPrimPrinter,
                                is_true, is_zero, plus, quote, same_expr)
 
@@ -351,6 +351,16 @@ class _RelaxAttrs(RelaxPrinter):
 
     def _typed(self, e: P.PrimExpr) -> str:
         return self._owner._typed(e)
+
+    def attr_value(self, v) -> str:
+        # Annotations may hold the function's buffers and regions of them (PRINT-attr-2).
+        if isinstance(v, tir.Buffer):
+            return self._owner.names.get(v) or self._owner._define_buffer(v)
+        if isinstance(v, tir.BufferRegion):
+            return self._owner._region(v)
+        if isinstance(v, DataType) and not v.is_void:
+            return self.t(str(v))  # T.float32 reads back as the dtype, "float32" as a string
+        return super().attr_value(v)
 
 
 def _plain_serial(loop: tir.For) -> bool:
