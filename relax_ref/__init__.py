@@ -14,7 +14,6 @@ and ``import relax_ref.errors`` stays cheap.
 """
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from relax_ref.errors import (
@@ -161,6 +160,10 @@ def _limits(limits, tir_mode: str | None, max_steps: int | None):
 
 def __getattr__(name: str):
     # relax_ref.transform and relax_ref.verify load the passes on first use.
-    if name in ("transform", "verify"):
-        return importlib.import_module(f"relax_ref.{name}")
+    if name == "transform":
+        import relax_ref.transform as module
+        return module
+    if name == "verify":
+        import relax_ref.verify as module
+        return module
     raise AttributeError(f"module 'relax_ref' has no attribute {name!r}")
