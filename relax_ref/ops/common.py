@@ -6,7 +6,6 @@ pieces of TIR's scalar semantics (casts, truncating division, reducer identities
 from __future__ import annotations
 
 import functools
-import math
 from typing import Callable, Sequence
 
 import numpy as np

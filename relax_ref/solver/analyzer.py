@@ -25,10 +25,12 @@ import z3
 from ..ir.dtype import BOOL
 from ..ir.prim_expr import EQ, LE, NE, FloorMod, IntImm, PrimExpr, Var, as_prim, free_vars
 from .evaluate import EvaluationError, evaluate_int
-from .simplify import (
-    CONTEXT_FREE, UNBOUNDED, Atom, Context, Form, Interval, Monomial, Poly, Simplifier,
-    form_const, mono_divide, poly_to_expr, structural_key, var_atom,
+from .expr_utils import structural_key
+from .polynomial import (
+    UNBOUNDED, Atom, Form, Interval, Monomial, Poly, form_const, mono_divide, poly_to_expr,
+    var_atom,
 )
+from .simplify import CONTEXT_FREE, Context, Simplifier
 from .z3_bridge import DEFAULT_TIMEOUT_MS, Z3Translator, maximize, prove
 
 _CACHE_LIMIT = 100_000

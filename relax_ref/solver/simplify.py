@@ -12,600 +12,34 @@ Z3. A boolean expression becomes a small normal form over ``p <= 0`` and ``p == 
 A ``Context`` lets a caller (the Analyzer) contribute what it assumes: variable bounds,
 equalities used as rewrite rules, divisibility. The default context assumes only what
 the types say.
+
+This module is the simplifier; the algebra of its forms is ``polynomial.py`` and the
+keys, text form and traversal it shares with its callers are ``expr_utils.py``.
 """
 from __future__ import annotations
 
-import dataclasses
 import math
-import weakref
 from functools import reduce
-from itertools import count
-from operator import attrgetter
-from typing import Callable, Iterable, Union
+from typing import Iterable
 
 from ..ir.dtype import BOOL, DataType
 from ..ir.prim_expr import (
-    EQ, GE, GT, LE, LT, NE, Add, And, BinaryOp, Call, Cast, Div, FloatImm, FloorDiv,
-    FloorMod, IntImm, Let, Max, Min, Mod, Mul, Not, Or, PrimExpr, Select, StringImm, Sub,
-    Var,
+    EQ, GE, GT, LE, LT, NE, Add, And, Cast, Div, FloorDiv, FloorMod, IntImm, Let, Max, Min,
+    Mod, Mul, Not, Or, PrimExpr, Select, Sub, Var,
 )
 from .evaluate import cast_int, cast_keeps_value, dtype_range
+from .expr_utils import MEMO_LIMIT, map_children, structural_key
+from .expr_utils import expr_text, substitute  # noqa: F401  (importers read them here)
+from .polynomial import (
+    FALSE, INF, MAX_PRODUCT_TERMS, TRUE, UNBOUNDED, Atom, BoolAtom, Ext, Form, Interval,
+    Monomial, Poly, ext_to_opt, form_const, form_to_expr, imul, intern_atom, intersect,
+    ipow, iscale, mono_common, mono_divide, mono_order, poly_to_expr, refold, union,
+    var_atom, xadd, xfloordiv,
+)
 
 # The canonicalizer recurses a few frames per expression level. Expressions nested
 # beyond Python's recursion limit are left as they are by the analyzer (it answers
 # "cannot prove"), rather than raising the process-wide limit.
-
-# ===========================================================================
-# Structural keys and a compact text form
-# ===========================================================================
-
-_KEY_MEMO: dict[int, tuple[PrimExpr, tuple]] = {}
-_MEMO_LIMIT = 200_000
-
-
-class _Identity:
-    """Wraps an unhashable field value so that it compares by identity in a key."""
-
-    __slots__ = ("obj",)
-
-    def __init__(self, obj: object) -> None:
-        self.obj = obj
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Identity) and other.obj is self.obj
-
-    def __hash__(self) -> int:
-        return id(self.obj)
-
-
-def structural_key(e: PrimExpr) -> tuple:
-    """A hashable value equal for two expressions exactly when they are the same tree:
-    same node kinds, dtypes and constants, and the same Var *objects* (variables are
-    compared by identity, as in TVM). Used for caches, opaque atoms and union-find."""
-    hit = _KEY_MEMO.get(id(e))
-    if hit is not None and hit[0] is e:
-        return hit[1]
-    key = _compute_key(e)
-    if len(_KEY_MEMO) >= _MEMO_LIMIT:
-        _KEY_MEMO.clear()
-    # The memo holds ``e`` so its id cannot be reused by another object while cached.
-    _KEY_MEMO[id(e)] = (e, key)
-    return key
-
-
-def _field_key(value: object) -> object:
-    if isinstance(value, PrimExpr):
-        return structural_key(value)
-    if isinstance(value, (tuple, list)):
-        return tuple(_field_key(v) for v in value)
-    if isinstance(value, float):
-        return ("float", value.hex())
-    try:
-        hash(value)
-    except TypeError:
-        return _Identity(value)
-    return value
-
-
-def _compute_key(e: PrimExpr) -> tuple:
-    t = type(e)
-    if t is Var:
-        return ("Var", e)
-    if t is IntImm:
-        return ("IntImm", e.value, e.dtype)
-    if t is FloatImm:
-        return ("FloatImm", float(e.value).hex(), e.dtype)
-    if isinstance(e, BinaryOp):
-        return (t.__name__, e.dtype, structural_key(e.a), structural_key(e.b))
-    parts: list[object] = [t.__name__]
-    for f in dataclasses.fields(e):
-        if f.name != "span":
-            parts.append(_field_key(getattr(e, f.name)))
-    return tuple(parts)
-
-
-_FUNC_STYLE = {Min: "min", Max: "max", Mod: "truncmod"}
-
-
-def expr_text(e: PrimExpr) -> str:
-    """A short human-readable form (for ordering atoms, messages and the benchmark);
-    the real printer lives in parser/printer.py."""
-    t = type(e)
-    if t is IntImm:
-        return str(bool(e.value)) if e.dtype.is_bool else str(e.value)
-    if t is Var:
-        return e.name
-    if t is FloatImm:
-        return repr(e.value)
-    if t is StringImm:
-        return repr(e.value)
-    if t in _FUNC_STYLE:
-        return f"{_FUNC_STYLE[t]}({expr_text(e.a)}, {expr_text(e.b)})"
-    if isinstance(e, BinaryOp):
-        return f"{_operand_text(e.a)} {e.symbol} {_operand_text(e.b)}"
-    if t is Not:
-        return f"not {_operand_text(e.a)}"
-    if t is Select:
-        return (f"select({expr_text(e.condition)}, {expr_text(e.true_value)}, "
-                f"{expr_text(e.false_value)})")
-    if t is Cast:
-        return f"{e.dtype}({expr_text(e.value)})"
-    if t is Let:
-        return f"(let {e.var.name} = {expr_text(e.value)} in {expr_text(e.body)})"
-    if t is Call:
-        return f"{e.op}({', '.join(expr_text(a) for a in e.args)})"
-    parts = []
-    for f in dataclasses.fields(e):
-        v = getattr(e, f.name)
-        if isinstance(v, PrimExpr):
-            parts.append(expr_text(v))
-    return f"{t.__name__}({', '.join(parts)})"
-
-
-def _operand_text(e: PrimExpr) -> str:
-    text = expr_text(e)
-    if isinstance(e, BinaryOp) and type(e) not in _FUNC_STYLE:
-        return f"({text})"
-    return text
-
-
-# ===========================================================================
-# Generic traversal helpers
-# ===========================================================================
-
-def map_children(e: PrimExpr, fn: Callable[[PrimExpr], PrimExpr]) -> PrimExpr:
-    """``e`` with ``fn`` applied to each direct PrimExpr operand (``e`` itself when
-    nothing changes). Works for any dataclass node, including ones defined elsewhere."""
-    changes: dict[str, object] = {}
-    for f in dataclasses.fields(e):
-        if f.name == "span":
-            continue
-        v = getattr(e, f.name)
-        if isinstance(v, PrimExpr):
-            nv = fn(v)
-            if nv is not v:
-                changes[f.name] = nv
-        elif isinstance(v, (tuple, list)) and v and all(isinstance(x, PrimExpr) for x in v):
-            nvs = [fn(x) for x in v]
-            if any(a is not b for a, b in zip(nvs, v)):
-                changes[f.name] = type(v)(nvs)
-    return dataclasses.replace(e, **changes) if changes else e
-
-
-def substitute(e: PrimExpr, mapping: dict[Var, PrimExpr]) -> PrimExpr:
-    """``e`` with each free occurrence of a Var in ``mapping`` replaced (Var identity)."""
-    if not mapping:
-        return e
-    memo: dict[int, PrimExpr] = {}
-
-    def walk(x: PrimExpr, live: dict[Var, PrimExpr]) -> PrimExpr:
-        if type(x) is Var:
-            return live.get(x, x)
-        if type(x) is Let:
-            value = walk(x.value, live)
-            inner = {k: v for k, v in live.items() if k is not x.var}
-            body = walk(x.body, inner) if inner else x.body
-            if value is x.value and body is x.body:
-                return x
-            return dataclasses.replace(x, value=value, body=body)
-        if live is mapping:
-            hit = memo.get(id(x))
-            if hit is not None:
-                return hit
-            out = map_children(x, lambda c: walk(c, live))
-            memo[id(x)] = out
-            return out
-        return map_children(x, lambda c: walk(c, live))
-
-    return walk(e, mapping)
-
-
-# ===========================================================================
-# Extended integers and intervals (None at the API boundary = unbounded)
-# ===========================================================================
-
-INF = float("inf")
-Ext = Union[int, float]           # an int, or +-INF
-Interval = tuple[Ext, Ext]
-UNBOUNDED: Interval = (-INF, INF)
-
-
-def _xadd(x: Ext, y: Ext) -> Ext:
-    # Callers only add lower bounds to lower bounds and upper to upper, so INF + -INF
-    # never happens; Python would raise OverflowError on huge int + float, hence this.
-    if isinstance(x, float):
-        return x
-    if isinstance(y, float):
-        return y
-    return x + y
-
-
-def _xmul(x: Ext, y: Ext) -> Ext:
-    if x == 0 or y == 0:
-        return 0            # the limit convention: 0 * INF = 0 for interval products
-    if isinstance(x, float) or isinstance(y, float):
-        return INF if (x > 0) == (y > 0) else -INF
-    return x * y
-
-
-def _iscale(k: int, iv: Interval) -> Interval:
-    lo, hi = _xmul(k, iv[0]), _xmul(k, iv[1])
-    return (lo, hi) if k >= 0 else (hi, lo)
-
-
-def _imul(a: Interval, b: Interval) -> Interval:
-    products = [_xmul(x, y) for x in a for y in b]
-    return (min(products), max(products))
-
-
-def _ipow(iv: Interval, n: int) -> Interval:
-    result = iv
-    for _ in range(n - 1):
-        result = _imul(result, iv)
-    if n % 2 == 0 and result[0] < 0:
-        result = (0, result[1])          # an even power is never negative
-    return result
-
-
-def _intersect(a: Interval, b: Interval) -> Interval:
-    return (max(a[0], b[0]), min(a[1], b[1]))
-
-
-def _union(a: Interval, b: Interval) -> Interval:
-    return (min(a[0], b[0]), max(a[1], b[1]))
-
-
-def _xfloordiv(x: Ext, c: int) -> Ext:
-    """floor(x / c) for c > 0, with infinities kept."""
-    return x if isinstance(x, float) else x // c
-
-
-def _ext_to_opt(x: Ext) -> int | None:
-    return None if isinstance(x, float) else x
-
-
-# ===========================================================================
-# Atoms and polynomials
-# ===========================================================================
-
-class Atom:
-    """An indivisible operand of a polynomial, interned: two atoms with the same key are
-    the same object, so atoms compare and hash by identity.
-
-    ``kind`` is one of the class constants; ``args`` holds canonical operands (Polys,
-    ints, bool forms, dtypes); ``expr`` is the canonical PrimExpr it stands for;
-    ``order`` sorts atoms deterministically (variables first, then by text)."""
-
-    __slots__ = ("kind", "args", "dtype", "expr", "order", "__weakref__")
-
-    VAR = "var"
-    FLOORDIV = "floordiv"          # (S: Poly, c: int > 0)
-    FLOORMOD = "floormod"          # (S: Poly, c: int > 0); only in refolded output
-    FLOORDIV_SYM = "floordiv_sym"  # (a: Poly, b: Poly) divisor not a non-zero constant
-    FLOORMOD_SYM = "floormod_sym"
-    TRUNCDIV = "truncdiv"          # (a: Poly, b: Poly)
-    TRUNCMOD = "truncmod"
-    MIN = "min"                    # (tuple of Polys,)
-    MAX = "max"
-    SELECT = "select"              # (cond form, t: Poly, f: Poly)
-    CAST = "cast"                  # (source dtype, Poly | form | key of other source)
-    PRODUCT = "product"            # (p, q): a product kept unexpanded (too many terms)
-    OPAQUE = "opaque"              # (structural key,): calls, loads, anything else
-
-    def __repr__(self) -> str:
-        return f"Atom({expr_text(self.expr)})"
-
-
-_ATOMS: "weakref.WeakValueDictionary[tuple, Atom]" = weakref.WeakValueDictionary()
-_SERIAL = count()
-_atom_order = attrgetter("order")
-
-
-def _intern_atom(kind: str, args: tuple, dtype: DataType,
-                 build: Callable[[], PrimExpr]) -> Atom:
-    key = (kind, dtype, args)
-    atom = _ATOMS.get(key)
-    if atom is None:
-        atom = Atom()
-        atom.kind, atom.args, atom.dtype = kind, args, dtype
-        atom.expr = build()
-        rank = 0 if kind == Atom.VAR else 1
-        atom.order = (rank, expr_text(atom.expr), next(_SERIAL))
-        _ATOMS[key] = atom
-    return atom
-
-
-def var_atom(v: Var) -> Atom:
-    return _intern_atom(Atom.VAR, (v,), v.dtype, lambda: v)
-
-
-Monomial = tuple  # a sorted tuple of Atoms (repeated for powers); () is the constant
-
-
-def _mono_mul(m1: Monomial, m2: Monomial) -> Monomial:
-    if not m1:
-        return m2
-    if not m2:
-        return m1
-    return tuple(sorted(m1 + m2, key=_atom_order))
-
-
-def mono_divide(m: Monomial, d: Monomial) -> Monomial | None:
-    """``m / d`` when ``d`` divides ``m`` as a multiset of atoms, else None."""
-    rest = list(m)
-    for a in d:
-        for i, b in enumerate(rest):
-            if b is a:
-                del rest[i]
-                break
-        else:
-            return None
-    return tuple(rest)
-
-
-def _mono_common(m1: Monomial, m2: Monomial) -> Monomial:
-    """The largest monomial dividing both (multiset intersection)."""
-    rest = list(m2)
-    out = []
-    for a in m1:
-        for i, b in enumerate(rest):
-            if b is a:
-                out.append(a)
-                del rest[i]
-                break
-    return tuple(out)
-
-
-def mono_order(m: Monomial) -> tuple:
-    """Graded order: higher degree first, then by atom order."""
-    return (-len(m), tuple(a.order for a in m))
-
-
-class Poly:
-    """A polynomial with integer coefficients: ``terms`` maps each Monomial to its
-    non-zero coefficient. Immutable by convention; equal polys compare equal."""
-
-    __slots__ = ("terms", "_hash")
-
-    def __init__(self, terms: dict) -> None:
-        self.terms = terms
-        self._hash: int | None = None
-
-    @staticmethod
-    def const(c: int) -> "Poly":
-        return Poly({(): c} if c else {})
-
-    @staticmethod
-    def of_atom(a: Atom) -> "Poly":
-        return Poly({(a,): 1})
-
-    def is_const(self) -> bool:
-        return not self.terms or (len(self.terms) == 1 and () in self.terms)
-
-    @property
-    def constant(self) -> int:
-        return self.terms.get((), 0)
-
-    def nonconst(self) -> list[tuple[Monomial, int]]:
-        return [(m, k) for m, k in self.terms.items() if m]
-
-    def atoms(self) -> set[Atom]:
-        return {a for m in self.terms for a in m}
-
-    def __add__(self, other: "Poly") -> "Poly":
-        if not other.terms:
-            return self
-        if not self.terms:
-            return other
-        terms = dict(self.terms)
-        for m, k in other.terms.items():
-            s = terms.get(m, 0) + k
-            if s:
-                terms[m] = s
-            else:
-                terms.pop(m, None)
-        return Poly(terms)
-
-    def __neg__(self) -> "Poly":
-        return Poly({m: -k for m, k in self.terms.items()})
-
-    def __sub__(self, other: "Poly") -> "Poly":
-        return self + (-other)
-
-    def scale(self, k: int) -> "Poly":
-        if k == 0:
-            return Poly({})
-        if k == 1:
-            return self
-        return Poly({m: c * k for m, c in self.terms.items()})
-
-    def times(self, other: "Poly") -> "Poly":
-        terms: dict = {}
-        for m1, k1 in self.terms.items():
-            for m2, k2 in other.terms.items():
-                m = _mono_mul(m1, m2)
-                s = terms.get(m, 0) + k1 * k2
-                if s:
-                    terms[m] = s
-                else:
-                    terms.pop(m, None)
-        return Poly(terms)
-
-    def content(self) -> int:
-        """The gcd of the non-constant coefficients (0 for a constant)."""
-        return reduce(math.gcd, (abs(k) for m, k in self.terms.items() if m), 0)
-
-    def sort_key(self) -> tuple:
-        return tuple(sorted((mono_order(m), k) for m, k in self.terms.items()))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Poly) and self.terms == other.terms
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(frozenset(self.terms.items()))
-        return self._hash
-
-    def __repr__(self) -> str:
-        return f"Poly({expr_text(poly_to_expr(self, _poly_dtype(self)))})"
-
-
-# A term count beyond which a product is kept as one atom: expanding (a+b+...)**k can
-# grow exponentially, and canonicity there is not worth the time (Z3 remains).
-_MAX_PRODUCT_TERMS = 256
-
-
-# ===========================================================================
-# Boolean normal forms
-# ===========================================================================
-
-class BoolAtom:
-    """An opaque boolean (a bool variable, a float comparison, a call); equal when the
-    simplified expressions are structurally equal."""
-
-    __slots__ = ("key", "expr")
-
-    def __init__(self, expr: PrimExpr) -> None:
-        self.expr = expr
-        self.key = structural_key(expr)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, BoolAtom) and other.key == self.key
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-
-# Forms are tuples: ("const", bool) | ("le", Poly) meaning poly <= 0 | ("eq", Poly)
-# meaning poly == 0 | ("not", form) over eq/atom | ("and", frozenset) | ("or", frozenset)
-# | ("atom", BoolAtom).
-Form = tuple
-TRUE: Form = ("const", True)
-FALSE: Form = ("const", False)
-
-
-def form_const(f: Form) -> bool | None:
-    return f[1] if f[0] == "const" else None
-
-
-# ===========================================================================
-# From canonical forms back to PrimExprs
-# ===========================================================================
-
-def _poly_dtype(p: Poly) -> DataType:
-    for m in p.terms:
-        for a in m:
-            return a.dtype
-    from ..ir.dtype import INT64
-    return INT64
-
-
-def refold(p: Poly) -> Poly:
-    """SYM-floormod-1 read backwards: ``k*S - k*c*floordiv(S, c)`` is ``k*floormod(S, c)``.
-    Canonical polys hold no floormod (it is ``S - c*floordiv(S, c)``); output and interval
-    reasoning want it back, the first for readability, the second because floormod has
-    the tight range [0, c-1]."""
-    # Sorted, so that equal polys built in different orders refold alike.
-    for m in sorted(p.terms, key=mono_order):
-        if len(m) != 1 or m[0].kind != Atom.FLOORDIV or m not in p.terms:
-            continue
-        atom = m[0]
-        s, c = atom.args
-        k = p.terms[m]
-        if k % c:
-            continue
-        mult = -k // c
-        if all(p.terms.get(sm) == mult * sk for sm, sk in s.terms.items() if sm):
-            fm = _intern_atom(Atom.FLOORMOD, (s, c), atom.dtype, lambda: FloorMod(
-                poly_to_expr(s, atom.dtype), IntImm(c, atom.dtype), atom.dtype))
-            p = p - (s.scale(mult) - Poly({m: c * mult})) + Poly({(fm,): mult})
-    return p
-
-
-def _mono_expr(m: Monomial, dtype: DataType) -> PrimExpr:
-    out = m[0].expr
-    for a in m[1:]:
-        out = Mul(out, a.expr, dtype)
-    return out
-
-
-def poly_to_expr(p: Poly, dtype: DataType) -> PrimExpr:
-    """The canonical PrimExpr of a polynomial: positive terms, then negative ones, then
-    the constant; ``x % c`` patterns refolded."""
-    p = refold(p)
-    const = p.constant
-    terms = sorted(p.nonconst(), key=lambda t: mono_order(t[0]))
-    if not terms:
-        return IntImm(const, dtype)
-    # For display only: SYM-floordiv-3 moved constants out of a floordiv; when there is
-    # one floordiv term k*((S) // c) and k divides the constant, put it back, so that
-    # (x + 5) // 4 prints as written rather than as (x + 1) // 4 + 1.
-    override: dict[Monomial, PrimExpr] = {}
-    fd_terms = [(m, k) for m, k in terms if len(m) == 1 and m[0].kind == Atom.FLOORDIV]
-    if const and len(fd_terms) == 1 and const % fd_terms[0][1] == 0:
-        (m, k), = fd_terms
-        s, c = m[0].args
-        merged = s + Poly.const(c * (const // k))
-        override[m] = FloorDiv(poly_to_expr(merged, dtype), IntImm(c, dtype), dtype)
-        const = 0
-    pos = [(m, k) for m, k in terms if k > 0]
-    neg = [(m, -k) for m, k in terms if k < 0]
-
-    def term(m: Monomial, k: int) -> PrimExpr:
-        e = override[m] if m in override else _mono_expr(m, dtype)
-        return e if k == 1 else Mul(e, IntImm(k, dtype), dtype)
-
-    if pos:
-        out = term(*pos[0])
-        rest_pos = pos[1:]
-    elif const > 0:
-        out, const = IntImm(const, dtype), 0
-        rest_pos = []
-    else:
-        m, k = neg.pop(0)
-        lead = override[m] if m in override else _mono_expr(m, dtype)
-        out = Mul(lead, IntImm(-k, dtype), dtype)
-        rest_pos = []
-    for m, k in rest_pos:
-        out = Add(out, term(m, k), dtype)
-    for m, k in neg:
-        out = Sub(out, term(m, k), dtype)
-    if const > 0:
-        out = Add(out, IntImm(const, dtype), dtype)
-    elif const < 0:
-        out = Sub(out, IntImm(-const, dtype), dtype)
-    return out
-
-
-def form_to_expr(f: Form) -> PrimExpr:
-    """The canonical PrimExpr of a boolean form: comparisons keep positive terms on the
-    left and the constant on the right (``n <= m + 3``)."""
-    tag = f[0]
-    if tag == "const":
-        return IntImm(int(f[1]), BOOL)
-    if tag in ("le", "eq"):
-        p = f[1]
-        dtype = _poly_dtype(p)
-        lhs = Poly({m: k for m, k in p.terms.items() if m and k > 0})
-        rhs = Poly({m: -k for m, k in p.terms.items() if m and k < 0}) + Poly.const(-p.constant)
-        if tag == "le":
-            if lhs.terms:
-                return LE(poly_to_expr(lhs, dtype), poly_to_expr(rhs, dtype), BOOL)
-            # no positive term: -R + c <= 0, i.e. R >= c
-            r = Poly({m: k for m, k in rhs.terms.items() if m})
-            return GE(poly_to_expr(r, dtype), IntImm(p.constant, dtype), BOOL)
-        return EQ(poly_to_expr(lhs, dtype), poly_to_expr(rhs, dtype), BOOL)
-    if tag == "not":
-        inner = f[1]
-        if inner[0] == "eq":
-            e = form_to_expr(inner)
-            return NE(e.a, e.b, BOOL)
-        return Not(form_to_expr(inner), BOOL)
-    if tag == "atom":
-        return f[1].expr
-    parts = sorted((form_to_expr(g) for g in f[1]), key=expr_text)
-    node = And if tag == "and" else Or
-    return reduce(lambda a, b: node(a, b, BOOL), parts)
 
 
 # ===========================================================================
@@ -713,10 +147,10 @@ class Simplifier:
         lo = hi = q.constant
         for m, k in q.nonconst():
             mlo, mhi = self._mono_interval(m)
-            tlo, thi = _iscale(k, (mlo, mhi))
-            lo, hi = _xadd(lo, tlo), _xadd(hi, thi)
+            tlo, thi = iscale(k, (mlo, mhi))
+            lo, hi = xadd(lo, tlo), xadd(hi, thi)
         iv = (lo, hi)
-        if len(self._poly_iv) >= _MEMO_LIMIT:
+        if len(self._poly_iv) >= MEMO_LIMIT:
             self._poly_iv.clear()
         self._poly_iv[p] = iv
         return iv
@@ -724,7 +158,7 @@ class Simplifier:
     def bounds(self, e: PrimExpr) -> tuple[int | None, int | None]:
         """Constant bounds of an integer expression (None = unbounded)."""
         lo, hi = self.interval(self.poly(e))
-        return _ext_to_opt(lo), _ext_to_opt(hi)
+        return ext_to_opt(lo), ext_to_opt(hi)
 
     def finish(self, p: Poly) -> Poly:
         """Apply the context's rewrites (assumed equalities, exact divisions)."""
@@ -741,7 +175,7 @@ class Simplifier:
 
     @staticmethod
     def _remember(memo: dict, e: PrimExpr, value: object) -> None:
-        if len(memo) >= _MEMO_LIMIT:
+        if len(memo) >= MEMO_LIMIT:
             memo.clear()
         memo[id(e)] = (e, value)
 
@@ -800,12 +234,12 @@ class Simplifier:
         """SYM-canon-3: nodes without algebraic rules are atoms over simplified operands."""
         expr = map_children(e, self.simplify)
         key = structural_key(expr)
-        return Poly.of_atom(_intern_atom(Atom.OPAQUE, (key,), e.dtype, lambda: expr))
+        return Poly.of_atom(intern_atom(Atom.OPAQUE, (key,), e.dtype, lambda: expr))
 
     def _mul(self, a: Poly, b: Poly, dtype: DataType) -> Poly:
-        if len(a.terms) * len(b.terms) > _MAX_PRODUCT_TERMS:
+        if len(a.terms) * len(b.terms) > MAX_PRODUCT_TERMS:
             a, b = sorted((self.finish(a), self.finish(b)), key=Poly.sort_key)
-            atom = _intern_atom(Atom.PRODUCT, (a, b), dtype, lambda: Mul(
+            atom = intern_atom(Atom.PRODUCT, (a, b), dtype, lambda: Mul(
                 poly_to_expr(a, dtype), poly_to_expr(b, dtype), dtype))
             return Poly.of_atom(atom)
         return a.times(b)
@@ -871,7 +305,7 @@ class Simplifier:
                 merged = self.finish(s + Poly.const(a * rest.constant))
                 return quotient + self._floordiv_pos(merged, a * c, dtype)
         rest = self.finish(rest)
-        atom = _intern_atom(Atom.FLOORDIV, (rest, c), dtype, lambda: FloorDiv(
+        atom = intern_atom(Atom.FLOORDIV, (rest, c), dtype, lambda: FloorDiv(
             poly_to_expr(rest, dtype), IntImm(c, dtype), dtype))
         return quotient + Poly.of_atom(atom)
 
@@ -940,7 +374,7 @@ class Simplifier:
 
     def _sym_atom(self, kind: str, a: Poly, b: Poly, dtype: DataType) -> Poly:
         node = self._SYM_NODES[kind]
-        atom = _intern_atom(kind, (a, b), dtype, lambda: node(
+        atom = intern_atom(kind, (a, b), dtype, lambda: node(
             poly_to_expr(a, dtype), poly_to_expr(b, dtype), dtype))
         return Poly.of_atom(atom)
 
@@ -1027,7 +461,7 @@ class Simplifier:
         args_t = tuple(keep)
         node = Min if kind == Atom.MIN else Max
         dtype = e.dtype
-        atom = _intern_atom(kind, (args_t,), dtype, lambda: reduce(
+        atom = intern_atom(kind, (args_t,), dtype, lambda: reduce(
             lambda x, y: node(x, y, dtype), (poly_to_expr(q, dtype) for q in args_t)))
         return Poly.of_atom(atom)
 
@@ -1040,7 +474,7 @@ class Simplifier:
         if t == f:
             return t
         dtype = e.dtype
-        atom = _intern_atom(Atom.SELECT, (cond, t, f), dtype, lambda: Select(
+        atom = intern_atom(Atom.SELECT, (cond, t, f), dtype, lambda: Select(
             form_to_expr(cond), poly_to_expr(t, dtype), poly_to_expr(f, dtype), dtype))
         return Poly.of_atom(atom)
 
@@ -1053,7 +487,7 @@ class Simplifier:
             c = form_const(form)
             if c is not None:
                 return Poly.const(int(c))
-            atom = _intern_atom(Atom.CAST, (src, form), dst,
+            atom = intern_atom(Atom.CAST, (src, form), dst,
                                 lambda: Cast(dst, form_to_expr(form)))
             return Poly.of_atom(atom)
         if not _is_int_scalar(src):
@@ -1063,7 +497,7 @@ class Simplifier:
             return Poly.const(cast_int(p.constant, src, dst))
         if src == dst:
             return p
-        atom = _intern_atom(Atom.CAST, (src, p), dst,
+        atom = intern_atom(Atom.CAST, (src, p), dst,
                             lambda: Cast(dst, poly_to_expr(p, src)))
         return Poly.of_atom(atom)
 
@@ -1076,11 +510,11 @@ class Simplifier:
             j = i
             while j < len(m) and m[j] is m[i]:
                 j += 1
-            part = _ipow(self._atom_interval(m[i]), j - i)
-            iv = part if iv is None else _imul(iv, part)
+            part = ipow(self._atom_interval(m[i]), j - i)
+            iv = part if iv is None else imul(iv, part)
             i = j
         extra = self.context.monomial_bounds(m)
-        return _intersect(iv, extra) if extra is not None else iv
+        return intersect(iv, extra) if extra is not None else iv
 
     def _atom_interval(self, a: Atom) -> Interval:
         hit = self._atom_iv.get(a)
@@ -1088,8 +522,8 @@ class Simplifier:
             hit = self._atom_interval_uncached(a)
             extra = self.context.monomial_bounds((a,))
             if extra is not None:
-                hit = _intersect(hit, extra)
-            if len(self._atom_iv) >= _MEMO_LIMIT:
+                hit = intersect(hit, extra)
+            if len(self._atom_iv) >= MEMO_LIMIT:
                 self._atom_iv.clear()
             self._atom_iv[a] = hit
         return hit
@@ -1101,7 +535,7 @@ class Simplifier:
         if kind == Atom.FLOORDIV:
             s, c = a.args
             lo, hi = self.interval(s)
-            return (_xfloordiv(lo, c), _xfloordiv(hi, c))
+            return (xfloordiv(lo, c), xfloordiv(hi, c))
         if kind == Atom.FLOORMOD:
             s, c = a.args
             lo, hi = self.interval(s)
@@ -1140,7 +574,7 @@ class Simplifier:
             pick = min if kind == Atom.MIN else max
             return (pick(iv[0] for iv in ivs), pick(iv[1] for iv in ivs))
         if kind == Atom.SELECT:
-            return _union(self.interval(a.args[1]), self.interval(a.args[2]))
+            return union(self.interval(a.args[1]), self.interval(a.args[2]))
         if kind == Atom.CAST:
             src, inner = a.args
             dst_range = dtype_range(a.dtype)
@@ -1151,7 +585,7 @@ class Simplifier:
                 return iv
             return dst_range
         if kind == Atom.PRODUCT:
-            return _imul(self.interval(a.args[0]), self.interval(a.args[1]))
+            return imul(self.interval(a.args[0]), self.interval(a.args[1]))
         # OPAQUE: a value of its type.
         if _is_int_scalar(a.dtype) or _is_bool_scalar(a.dtype):
             return dtype_range(a.dtype)
@@ -1283,7 +717,7 @@ class Simplifier:
         # (a) p = G*q + c with G >= 0 and c <= 0: q <= 0 suffices.
         common = terms[0][0]
         for m, _ in terms[1:]:
-            common = _mono_common(common, m)
+            common = mono_common(common, m)
             if not common:
                 break
         if common and p.constant <= 0 and self._mono_interval(common)[0] >= 0:
@@ -1400,7 +834,7 @@ def _xfloordiv_ext(x: Ext, y: Ext) -> Ext:
         if isinstance(x, float):
             return x          # INF / INF: keep the unbounded side
         return 0 if x >= 0 else -1
-    return _xfloordiv(x, y)
+    return xfloordiv(x, y)
 
 
 # ===========================================================================
