@@ -29,9 +29,59 @@ _TOKEN_WORDS = {
 }
 
 
+class IndentError(LarkError):
+    """An indentation Python rejects (SYN-indent-1), at ``line`` and ``column``."""
+
+    def __init__(self, message: str, line: int, column: int):
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+
+class _Indenter(PythonIndenter):
+    """Python's indentation rules (the reference, section 2.1.8): a tab advances to the
+    next multiple of 8; a dedent must return to an enclosing level ("unindent does not
+    match any outer indentation level"); and tabs and spaces must compare the same with
+    a tab counted as 1 or as 8 ("inconsistent use of tabs and spaces")."""
+
+    def process(self, stream):
+        self.levels = [(0, 0)]  # (column, column with a tab as one space) of each level
+        return super().process(stream)
+
+    def handle_NL(self, token: Token):
+        if self.paren_level > 0:
+            return
+        yield token
+        indent_str = token.rsplit("\n", 1)[1]
+        col = alt = 0
+        for ch in indent_str:
+            col = (col // 8 + 1) * 8 if ch == "\t" else col + 1
+            alt += 1
+        line = (token.end_line or token.line or 1)
+        top_col, top_alt = self.levels[-1]
+        if col > top_col:
+            if alt <= top_alt:
+                raise IndentError("inconsistent use of tabs and spaces in indentation",
+                                  line, len(indent_str) + 1)
+            self.levels.append((col, alt))
+            self.indent_level.append(col)
+            yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
+            return
+        while col < self.levels[-1][0]:
+            self.levels.pop()
+            self.indent_level.pop()
+            yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
+        if col != self.levels[-1][0]:
+            raise IndentError("unindent does not match any outer indentation level",
+                              line, len(indent_str) + 1)
+        if alt != self.levels[-1][1]:
+            raise IndentError("inconsistent use of tabs and spaces in indentation",
+                              line, len(indent_str) + 1)
+
+
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    return Lark(GRAMMAR_PATH.read_text(), parser="lalr", postlex=PythonIndenter(),
+    return Lark(GRAMMAR_PATH.read_text(), parser="lalr", postlex=_Indenter(),
                 propagate_positions=True, maybe_placeholders=True,
                 start=["start", "test"], cache=False)
 
@@ -50,7 +100,11 @@ def parse_tree(text: str, source: str, start: str = "start") -> Tree:
         return _lark().parse(text, start=start)
     except UnexpectedInput as err:
         raise _parse_error(err, text, source) from None
-    except LarkError as err:  # indentation errors from the post-lexer, and the like
+    except IndentError as err:
+        raise ParseError(err.args[0], Span(source, err.line, err.column, err.line,
+                                           err.column + 1),
+                         rule="SYN-indent-1", source_text=text) from None
+    except LarkError as err:  # other errors from the post-lexer
         raise _indent_error(err, text, source) from None
     except RecursionError:
         raise ParseError("expression nested too deeply", Span(source, 1, 1, 1, 1),
