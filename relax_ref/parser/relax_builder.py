@@ -19,7 +19,7 @@ from relax_ref.ir.dtype import BOOL, INT64, VOID, DataType, DTypeError, parse_dt
 
 from . import prim_builder as pb
 from .syntax import statements
-from .scope import is_scalar_dtype_name, ModuleEnv, ModuleRef, Namespace, Reader
+from .scope import is_scalar_dtype_name, ModuleEnv, ModuleRef, Namespace, Reader, special_float
 
 # Keywords that carry the struct info of a call's result (``Call.sinfo_args``).
 SINFO_KEYWORDS = ("out_ty", "out_sinfo", "sinfo_args", "ty_args")
@@ -874,11 +874,21 @@ class RelaxReader(Reader):
         value = self.value(value_node)
         if isinstance(value, rx.Constant):
             return value
+        value = self._special_floats(value, value_node)
         dtype = self.dtype_arg(dtype_node) if dtype_node is not None else None
         data = _constant_array(value, dtype)
         if isinstance(data, str):
             raise self.error(data, value_node, rule="SYN-const-1")
         return rx.Constant(data, span=self.ctx.span(node))
+
+    def _special_floats(self, value, node):
+        """SYN-const-1: the strings "nan", "inf" and "-inf" in an R.const value are those
+        floats, as TVM's R.const reads them through NumPy; other strings are errors."""
+        if isinstance(value, str):
+            return special_float(value, node, self)
+        if isinstance(value, (tuple, list)):
+            return type(value)(self._special_floats(v, node) for v in value)
+        return value
 
     def namespace_attr(self, value: Namespace, node):
         if value.path in (("R", "Tensor"), ("R", "Object"), ("R", "Any"), ("R", "Shape")):
@@ -948,12 +958,14 @@ def _constant_array(value, dtype: DataType | None):
         return f"R.const takes a number or a nested list of numbers, not {_describe(value)}"
     try:
         if dtype is None:
+            # Python floats are float32 and ints int32, as in TVM (SYN-const-1).
             arr = np.array(value)
             if arr.dtype == np.float64:
-                arr = arr.astype(np.float32)
+                dtype = parse_dtype("float32")
             elif arr.dtype == np.int64:
-                arr = arr.astype(np.int32)
-            return arr
+                dtype = parse_dtype("int32")
+            else:
+                return arr
         np_dtype = numpy_dtype(dtype)
         arr = np.array(value, dtype=np.float64 if dtype.is_float else object)
         if not dtype.is_float:
@@ -962,7 +974,15 @@ def _constant_array(value, dtype: DataType | None):
             if info is not None and any(not info.min <= v <= info.max for v in flat):
                 return f"a value of the constant does not fit in {dtype}"
             return np.array(value, dtype=np_dtype)
-        return arr.astype(np_dtype)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = arr.astype(np_dtype)
+            lost = np.isfinite(arr) & ~np.isfinite(out.astype(np.float64))
+        if lost.any():
+            # A finite value beyond the type's range would become an infinity (or NaN).
+            bad = float(arr[lost].flat[0]) if arr.ndim else float(arr)
+            return (f"the constant {bad!r} is beyond the range of {dtype} (largest finite "
+                    f"value {float(np.finfo(np_dtype).max)!r})")
+        return out
     except (ValueError, TypeError, OverflowError) as err:
         return f"bad constant: {err}"
 

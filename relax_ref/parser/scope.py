@@ -441,7 +441,7 @@ class Reader:
             text = self.value(args[0]) if len(args) == 1 and not kwargs else None
             if not isinstance(text, str):
                 raise self.error('float() takes "nan", "inf" or "-inf"', node, rule="SYN-prim-1")
-            return _special_float(text, node, self)
+            return special_float(text, node, self)
         return self.call(callee, args, kwargs, node)
 
     def split_args(self, arglist) -> tuple[list, list[tuple[str, Tree]]]:
@@ -634,7 +634,7 @@ class Reader:
                 value = self.value(args[0])
                 dtype = pb.dtype_from_name(name)
                 if isinstance(value, str):
-                    value = _special_float(value, node, self)
+                    value = special_float(value, node, self)
                 if isinstance(value, (bool, int, float)):
                     return pb.typed_const(dtype, value)
                 return pb.cast(dtype, self.scalar(value, args[0]))
@@ -764,7 +764,7 @@ _SPECIAL_FLOATS = {"nan": float("nan"), "inf": float("inf"), "+inf": float("inf"
                    "-inf": float("-inf"), "-nan": float("nan")}
 
 
-def _special_float(text: str, node, reader: "Reader") -> float:
+def special_float(text: str, node, reader: "Reader") -> float:
     """``T.float32("nan")`` and ``float("inf")``: the only strings that are numbers."""
     value = _SPECIAL_FLOATS.get(text.strip().lower())
     if value is None:
