@@ -612,7 +612,11 @@ class RelaxReader(Reader):
         if isinstance(value, bool):
             return P.IntImm(int(value), BOOL)
         if isinstance(value, int):
-            return P.IntImm(value, INT64)
+            # A dimension or scalar value is an int64: one beyond it is an error (SYN-prim-1).
+            try:
+                return pb.literal(value, INT64)
+            except pb.PrimBuildError as err:
+                raise self.error(str(err), node, rule="SYN-prim-1") from None
         if isinstance(value, float):
             return P.FloatImm(value, parse_dtype("float64"))
         if isinstance(value, rx.Var) and isinstance(value.struct_info, si.PrimStructInfo) \

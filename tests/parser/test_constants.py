@@ -56,3 +56,16 @@ def test_values_beyond_the_type_are_located_errors_without_warnings(text, messag
         with pytest.raises(ParseError, match=message) as err:
             constant(text)
     assert (err.value.span.line, err.value.span.column) == (3, 17)
+
+
+@pytest.mark.parametrize("annotation, column", [
+    ('R.Tensor((99999999999999999999,), "float32")', 20),
+    ('R.Tensor(("99999999999999999999",), "float32")', 20),
+    ("R.Shape([4, -99999999999999999999])", 22),
+])
+def test_a_static_dimension_beyond_int64_is_a_located_error(annotation, column):
+    text = f"@R.function\ndef f(x: {annotation}):\n    return x\n"
+    with pytest.raises(ParseError, match="does not fit int64") as err:
+        parse(text)
+    assert err.value.rule == "SYN-prim-1"
+    assert (err.value.span.line, err.value.span.column) == (2, column)
