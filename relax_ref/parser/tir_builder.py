@@ -15,6 +15,7 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import tir
 from relax_ref.ir.dtype import BOOL, HANDLE, INT32, INT64, DataType, DTypeError, parse_dtype
+from relax_ref.errors import ParseError
 
 from . import prim_builder as pb
 from .syntax import statements
@@ -370,12 +371,7 @@ class TirReader(Reader):
             return None
         dtype = None
         if ann_node is not None:
-            ann = self.value(ann_node)
-            if isinstance(ann, Namespace) and len(ann.path) == 2 and ann.path[0] == "T":
-                dtype = self.dtype_of(ann.path[1], ann_node)
-            else:
-                raise self.error("a TIR variable's annotation is a dtype such as T.int32",
-                                 ann_node, rule="SYN-tir-6")
+            dtype = self.let_annotation(ann_node)
         expr = self.as_prim(value, value_node, dtype or self.default_int)
         if dtype is not None and expr.dtype != dtype:
             expr = pb.cast(dtype, expr)
@@ -798,6 +794,37 @@ class TirReader(Reader):
         if path == ("Buffer",):
             return self.buffer_decl("", args, kwargs, node, "param")
         return self.prim_function(path, args, kwargs, node)
+
+    def let_annotation(self, node) -> DataType | None:
+        """The dtype of ``x: ANN = value``, a LetStmt (SYN-tir-6): ``T.int32``, or TVM's
+        explicit ``T.let[T.int32]`` / ``T.let[T.int32()]``; bare ``T.let`` takes the
+        value's dtype (None)."""
+        if isinstance(node, Tree) and node.data == "getitem" and \
+                self._path_of(node.children[0]) == ("T", "let"):
+            subs = [c for c in node.children[1].children if c is not None]
+            inner = subs[0] if len(subs) == 1 else None
+            if isinstance(inner, Tree) and inner.data == "call" and inner.children[1] is None:
+                inner = inner.children[0]  # T.let[T.int32()] names the type as T.int32 does
+            path = self._path_of(inner)
+            if path is None or len(path) != 2 or path[0] != "T":
+                raise self.error("T.let[...] takes a dtype such as T.int32", node,
+                                 rule="SYN-tir-6")
+            return self.dtype_of(path[1], inner)
+        ann = self.value(node)
+        if ann == Namespace(("T", "let")):
+            return None
+        if isinstance(ann, Namespace) and len(ann.path) == 2 and ann.path[0] == "T":
+            return self.dtype_of(ann.path[1], node)
+        raise self.error("a TIR variable's annotation is a dtype such as T.int32 or "
+                         "T.let[T.int32]", node, rule="SYN-tir-6")
+
+    def _path_of(self, node) -> tuple | None:
+        if isinstance(node, Tree) and node.data in ("name", "getattr"):
+            try:
+                return tuple(self.dotted_name(node).split("."))
+            except ParseError:
+                return None
+        return None
 
     def _callee_path(self, node) -> tuple | None:
         if isinstance(node, Tree) and node.data == "call":

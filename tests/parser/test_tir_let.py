@@ -68,3 +68,26 @@ def test_malformed_let(let, message):
     with pytest.raises(ParseError, match=message) as err:
         parse(text)
     assert "SYN-prim-2" in str(err.value)
+
+
+LET_STMT = '''
+@T.prim_func
+def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+    for i in range(4):
+        x: {ann} = A[i]
+        B[i] = x
+'''
+
+
+@pytest.mark.parametrize("ann", ["T.let[T.float32]", "T.let[T.float32()]", "T.let"])
+def test_t_let_annotations_are_let_statements(ann):
+    """SYN-tir-6: TVM's explicit ``x: T.let[T.float32] = v`` is the LetStmt that
+    ``x: T.float32 = v`` writes."""
+    plain = parse(LET_STMT.format(ann="T.float32"))
+    assert structural_equal(parse(LET_STMT.format(ann=ann)), plain)
+
+
+def test_t_let_of_something_else_is_an_error():
+    with pytest.raises(ParseError, match="T.let") as err:
+        parse(LET_STMT.format(ann="T.let[4]"))
+    assert err.value.rule == "SYN-tir-6"
