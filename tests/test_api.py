@@ -153,3 +153,24 @@ class Module:
 
 def test_version():
     assert relax_ref.__version__.count(".") >= 1
+
+
+def test_max_steps_is_the_tir_step_budget():
+    mod = from_source('''
+@I.ir_module
+class Module:
+    @T.prim_func
+    def count(A: T.Buffer((1,), "int32"), B: T.Buffer((1,), "int32")):
+        B[0] = A[0]
+        for i in range(1000):
+            B[0] = B[0] + 1
+
+    @R.function
+    def main(x: R.Tensor((1,), "int32")) -> R.Tensor((1,), "int32"):
+        y = R.call_tir(cls.count, (x,), out_sinfo=R.Tensor((1,), "int32"))
+        return y
+''')
+    x = np.zeros(1, "int32")
+    assert run(mod, x, tir_mode="scalar").tolist() == [1000]
+    with pytest.raises(ResourceError, match="50 steps"):
+        run(mod, x, tir_mode="scalar", max_steps=50)
