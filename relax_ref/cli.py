@@ -77,24 +77,21 @@ def cmd_print(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from relax_ref import CheckError, check
+    from relax_ref.parser.builder import parse
     from relax_ref.parser.printer import print_module
-    from relax_ref.semantics.normalize import normalize
-
-    from relax_ref.semantics.well_formed import check_well_formed
 
     text = _read(args.file)
-    from relax_ref.parser.builder import parse
-
-    parsed = parse(text, args.file)
-    # Every problem at once (well-formedness and annotations), each with its line.
-    errors = check_well_formed(parsed)
-    if errors:
-        for err in errors:
-            err.source_text = err.source_text or text
-            print(err.render(), file=sys.stderr)
-        print(f"{args.file}: {len(errors)} error(s)", file=sys.stderr)
+    try:
+        checked = check(parse(text, args.file))
+    except CheckError as err:
+        # Every problem at once (well-formedness and annotations), each with its line.
+        for e in err.errors:
+            e.source_text = e.source_text or text
+            print(e.render(), file=sys.stderr)
+        print(f"{args.file}: {len(err.errors)} error(s)", file=sys.stderr)
         return 1
-    _write_text(print_module(normalize(parsed)), args.output)
+    _write_text(print_module(checked), args.output)
     return 0
 
 
@@ -334,7 +331,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     args.entry = _entry(interp.mod, args.entry)
     func = interp.mod.functions[args.entry]
     values = _build_arguments(func, args, interp.limits.max_tensor_bytes)
-    with _Status(f"running {args.entry}"):
+    with _Status(f"running {args.entry}", enabled=not args.trace):
         result = interp.run(args.entry, values)
     ret = func.ret_struct_info or getattr(func.body, "struct_info", None)
     outs = _leaves(result, ret)
@@ -353,11 +350,11 @@ class _Status:
     """A spinner on stderr while a run works, when stderr is a terminal (else nothing:
     the printed results are the summary)."""
 
-    def __init__(self, text: str):
-        self.text, self.status = text, None
+    def __init__(self, text: str, enabled: bool = True):
+        self.text, self.enabled, self.status = text, enabled, None
 
     def __enter__(self):
-        if sys.stderr.isatty():
+        if self.enabled and sys.stderr.isatty():
             from rich.console import Console
 
             self.status = Console(stderr=True).status(self.text)

@@ -261,3 +261,23 @@ def test_not_utf8_is_a_located_error_with_exit_1(tmp_path, capsys):
     for command in ("print", "check", "run"):
         rc, _, err = cli(capsys, command, path)
         assert rc == 1 and f"{path}:2:7: error: the file is not UTF-8" in err
+
+
+def test_check_reports_every_error_with_its_line(tmp_path, capsys):
+    bad = write(tmp_path, "bad.py", '''
+@I.ir_module
+class Module:
+    @R.function
+    def f(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
+        a: R.Tensor((3,), "float32") = R.add(x, x)
+        return x
+
+    @R.function
+    def g(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
+        b: R.Tensor((2,), "int32") = R.add(x, x)
+        return x
+''')
+    rc, out, err = cli(capsys, "check", bad)
+    assert rc == 1 and not out
+    assert f"{bad}:6:9: error" in err and f"{bad}:11:9: error" in err
+    assert f"{bad}: 2 error(s)" in err
