@@ -16,14 +16,10 @@ from relax_ref.cli_io import (
 from relax_ref.errors import RelaxError, ResourceError
 
 
-def _read(path: str) -> str:
-    return read_text(path)
-
-
 def _parse_file(path: str):
     from relax_ref.parser.builder import parse
 
-    return parse(_read(path), path)
+    return parse(read_text(path), path)
 
 
 def _write_text(text: str, output: str | None) -> None:
@@ -81,7 +77,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from relax_ref.parser.builder import parse
     from relax_ref.parser.printer import print_module
 
-    text = _read(args.file)
+    text = read_text(args.file)
     try:
         checked = check(parse(text, args.file))
     except CheckError as err:

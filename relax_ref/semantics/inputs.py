@@ -18,7 +18,7 @@ from relax_ref.ir.numpy_dtype import dtype_of_numpy, numpy_dtype
 from relax_ref.solver.evaluate import EvaluationError, evaluate_int
 
 from relax_ref.errors import ResourceError
-from .memory import DEFAULT_MAX_BYTES, INT64_MAX, INT64_MIN, MemoryCheckError, check_size
+from .memory import DEFAULT_MAX_BYTES, INT64_MAX, MemoryCheckError, check_size
 from relax_ref.values import PrimScalar, ShapeValue
 
 # Random tensors are drawn this many elements at a time into the result, so no float64
