@@ -1,4 +1,5 @@
-"""Shared fixtures: where the TVMScript samples live."""
+"""Shared fixtures: where the TVMScript samples live; Hypothesis settings for a loaded
+machine."""
 from __future__ import annotations
 
 import json
@@ -6,6 +7,14 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# On a loaded 2-core machine one example may take far longer than Hypothesis's 200 ms
+# deadline, and generating data may look "too slow": neither is a failure of the code
+# under test. Explicit @settings inherit these and set only what they name.
+settings.register_profile("relax_ref", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("relax_ref")
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = Path(os.environ.get("RELAX_REF_SAMPLES", REPO.parent / "shared" / "tvmscript-samples"))
