@@ -49,6 +49,8 @@ class Limits:
     # tir_interp.MODES: "auto" (default; float sums of products as BLAS contractions,
     # EXEC-tir-vec-7), "ordered" (bit-identical to "scalar"), "vectorized", "scalar".
     tir_mode: str = "auto"
+    # The step budget of one PrimFunc call (EXEC-tir-limit-1); None: tir_interp.MAX_STEPS.
+    max_tir_steps: int | None = None
 
 
 @dataclass
@@ -341,7 +343,8 @@ class Interpreter:
 
         scalars = [a.value if isinstance(a, PrimScalar) else a for a in args]
         try:
-            result = run_prim_func(func, scalars, mode=self.limits.tir_mode)
+            result = run_prim_func(func, scalars, mode=self.limits.tir_mode,
+                                   max_steps=self.limits.max_tir_steps)
         except RuntimeCheckError as err:
             if err.span is None:
                 err.span = span

@@ -62,9 +62,17 @@ class VectorPath(Evaluator):
             cost = self._nest_steps(nest, mins, extents)
         except RelaxError:
             return "declined"
-        # Past the limit the scalar path runs and raises at the exact step.
-        if self.steps + cost > self.max_steps:
+        # EXEC-tir-limit-1: the nest's share of the budget, checked before it runs; past
+        # the limit the scalar path runs and stops (before its first iteration, or at the
+        # exact step). A contraction that cannot run checks the full share first.
+        may_contract = self.reassociate and nest.kind != "spatial" and bool(nest.factors) \
+            and (nest.realize is None or _always(nest.realize.predicate))
+        share = -(-cost // (self.contraction_step_iterations if may_contract
+                            else self.vector_step_iterations))
+        if self.steps + share > self.max_steps:
             return "declined"
+        self.nest_cost = cost
+        contracted = self.stats["contracted"]
         saved = self.env
         try:
             if nest.kind == "spatial":
@@ -77,7 +85,9 @@ class VectorPath(Evaluator):
             return "failed"
         finally:
             self.env, self.axes = saved, None
-        self.steps += cost
+        if self.stats["contracted"] == contracted:
+            share = -(-cost // self.vector_step_iterations)
+        self.steps += share
         self.stats["vectorized"] += 1
         return "done"
 
@@ -553,10 +563,13 @@ class VectorPath(Evaluator):
         fold_ext = [extents[j] for j in folds]
         if math.prod(cell_ext) == 0 or math.prod(fold_ext) == 0:
             return
-        if self.reassociate and nest.factors and (realize is None or _always(realize.predicate)) \
-                and self._contract(nest, mins, extents, target):
-            self.stats["contracted"] += 1
-            return
+        if self.reassociate and nest.factors and (realize is None or _always(realize.predicate)):
+            if self._contract(nest, mins, extents, target):
+                self.stats["contracted"] += 1
+                return
+            # The ordered path's share of the budget (EXEC-tir-limit-1).
+            if self.steps + -(-self.nest_cost // self.vector_step_iterations) > self.max_steps:
+                raise _Fallback()
         nf, ndim = len(folds), len(folds) + len(cells)
         dt = store.buffer.dtype
         saved = self.env
@@ -1031,6 +1044,11 @@ class _Nest:
 
 
 _analysed = _NodeCache(lambda s: _analyse_nest(s))
+
+
+def vectorizable(s: tir.For) -> bool:
+    """Whether the vectorized path may run the nest at ``s`` (EXEC-tir-vec-1)."""
+    return _analysed(s) is not None
 
 
 def _axis_form(e: P.PrimExpr) -> tuple | None:

@@ -106,3 +106,28 @@ def test_call_tir_inplace_writes_only_its_in_place_arguments():
     with pytest.raises(RuntimeCheckError) as info:
         run(parse(text), "main", [np.ones(64, F32), np.zeros(64, F32)])
     assert info.value.check == "read_only"
+
+
+# -- EXEC-tir-limit-1 through the interpreter's limits -----------------------------------------
+
+def test_the_tir_step_budget_is_a_limit_of_the_interpreter():
+    text = '''
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def spin(A: T.Buffer((T.int64(1),), "int32"), B: T.Buffer((T.int64(1),), "int32")):
+        B[0] = A[0]
+        while True:
+            B[0] = B[0] + 1
+
+    @R.function
+    def main(x: R.Tensor((1,), "int32")):
+        cls = Module
+        y = R.call_tir(cls.spin, (x,), out_ty=R.Tensor((1,), "int32"))
+        return y
+'''
+    from relax_ref.errors import ResourceError
+
+    with pytest.raises(ResourceError) as info:
+        run(parse(text), "main", [np.zeros(1, np.int32)], limits=Limits(max_tir_steps=100))
+    assert "more than 100 steps" in info.value.message and info.value.span is not None
