@@ -254,25 +254,25 @@ def _log_softmax(attrs, x):
 def _register_all() -> None:
     data = (Operand("data"),)
     register(OpDef("relax.nn.relu", data, deduce=deduce_activation, compute=_relu,
-                   family=FAMILY, spec_rule="SI-act-1"))
+                   family=FAMILY, spec_rule="SI-act-1", dtypes="numeric"))
     for name, fn in {"gelu": _gelu, "gelu_tanh": _gelu_tanh, "silu": _silu,
                      "selu": _selu}.items():
         register(OpDef(f"relax.nn.{name}", data, deduce=deduce_float_activation, compute=fn,
-                       family=FAMILY, spec_rule="SI-act-2"))
+                       family=FAMILY, spec_rule="SI-act-2", dtypes="float"))
     register(OpDef("relax.nn.leakyrelu", data, (Attr("alpha", 0.01, to_float),),
                    deduce=deduce_float_activation, compute=_leakyrelu, family=FAMILY,
-                   spec_rule="SI-act-2"))
+                   spec_rule="SI-act-2", dtypes="float"))
     register(OpDef("relax.nn.softplus", data,
                    (Attr("beta", 1.0, to_float), Attr("threshold", 20.0, to_float)),
                    deduce=deduce_float_activation, compute=_softplus, family=FAMILY,
-                   spec_rule="SI-act-2"))
+                   spec_rule="SI-act-2", dtypes="float"))
     register(OpDef("relax.nn.prelu", (Operand("data"), Operand("alpha")),
                    (Attr("axis", 1, to_int),), deduce=deduce_prelu, compute=_prelu,
                    family=FAMILY, spec_rule="SI-act-prelu-1"))
     for name, fn in {"softmax": _softmax, "log_softmax": _log_softmax}.items():
         register(OpDef(f"relax.nn.{name}", data, (Attr("axis", -1, to_int),),
                    deduce=deduce_softmax, compute=fn, family=FAMILY,
-                   spec_rule="SI-act-softmax-1"))
+                   spec_rule="SI-act-softmax-1", dtypes="float"))
 
 
 _register_all()

@@ -212,6 +212,8 @@ _UNARY_FLOAT = {
     "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh, "floor": np.floor,
     "ceil": np.ceil, "round": np.round, "trunc": np.trunc, "log1p": np.log1p,
 }
+# Integer operands that fail a check: a zero divisor (EXEC-ew-div-1), a negative exponent.
+_INT_PARTIAL = ("divide", "floor_divide", "mod", "floor_mod", "power")
 _UNARY_BOOL = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite}
 
 
@@ -219,29 +221,35 @@ def _register_all() -> None:
     two = (Operand("x1"), Operand("x2"))
     for name, fn in _BINARY.items():
         register(OpDef(f"relax.{name}", two, deduce=deduce_binary, compute=_binary(fn),
-                       family=FAMILY, spec_rule="SI-ew-binary-1"))
+                       family=FAMILY, spec_rule="SI-ew-binary-1", dtypes="numeric",
+                       int_total=name not in _INT_PARTIAL))
     for name, fn in _BITWISE.items():
         register(OpDef(f"relax.{name}", two, deduce=deduce_binary, compute=_binary(fn),
-                       family=FAMILY, spec_rule="SI-ew-binary-1"))
-    for name, fn in {**_COMPARE, **_LOGICAL}.items():
+                       family=FAMILY, spec_rule="SI-ew-binary-1", dtypes="int"))
+    for name, fn in _COMPARE.items():
         register(OpDef(f"relax.{name}", two, deduce=deduce_compare, compute=_binary(fn),
-                       family=FAMILY, spec_rule="SI-ew-compare-1"))
+                       family=FAMILY, spec_rule="SI-ew-compare-1", dtypes="numeric"))
+    for name, fn in _LOGICAL.items():
+        register(OpDef(f"relax.{name}", two, deduce=deduce_compare, compute=_binary(fn),
+                       family=FAMILY, spec_rule="SI-ew-compare-1", dtypes="bool"))
     for name, fn in _UNARY_ANY.items():
         register(OpDef(f"relax.{name}", (Operand("x"),), deduce=deduce_unary,
-                       compute=_unary(fn), family=FAMILY, spec_rule="SI-ew-unary-1"))
+                       compute=_unary(fn), family=FAMILY, spec_rule="SI-ew-unary-1",
+                       dtypes="numeric"))
     for name, fn in _UNARY_FLOAT.items():
         register(OpDef(f"relax.{name}", (Operand("x"),), deduce=deduce_unary_float,
-                       compute=_unary(fn), family=FAMILY, spec_rule="SI-ew-unary-2"))
+                       compute=_unary(fn), family=FAMILY, spec_rule="SI-ew-unary-2",
+                       dtypes="float"))
     for name, fn in _UNARY_BOOL.items():
         register(OpDef(f"relax.{name}", (Operand("x"),), deduce=deduce_unary_bool,
                        compute=quiet(lambda attrs, x, fn=fn: np.asarray(fn(x))),
                        family=FAMILY, spec_rule="SI-ew-unary-3"))
     register(OpDef("relax.logical_not", (Operand("x"),), deduce=deduce_unary_bool,
                    compute=lambda attrs, x: np.logical_not(x), family=FAMILY,
-                   spec_rule="SI-ew-unary-3"))
+                   spec_rule="SI-ew-unary-3", dtypes="bool"))
     register(OpDef("relax.bitwise_not", (Operand("x"),), deduce=deduce_unary,
                    compute=lambda attrs, x: np.invert(x), family=FAMILY,
-                   spec_rule="SI-ew-unary-1"))
+                   spec_rule="SI-ew-unary-1", dtypes="int"))
     register(OpDef("relax.where", (Operand("condition"), Operand("x1"), Operand("x2")),
                    deduce=deduce_where, compute=_where, family=FAMILY,
                    spec_rule="SI-ew-where-1"))

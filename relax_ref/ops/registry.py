@@ -43,6 +43,10 @@ class Operand:
     default: Any = _REQUIRED
     optional: bool = False  # may be absent from Call.args altogether (e.g. bias)
 
+    @property
+    def required(self) -> bool:
+        return self.default is _REQUIRED and not self.optional
+
 
 @dataclass(frozen=True)
 class Attr:
@@ -53,6 +57,10 @@ class Attr:
     name: str
     default: Any = _REQUIRED
     convert: Callable[[Any], Any] | None = None
+
+    @property
+    def required(self) -> bool:
+        return self.default is _REQUIRED
 
 
 @dataclass
@@ -113,6 +121,14 @@ class OpDef:
     # struct info (``finalize(call, sinfo) -> call``): a literal reshape target's ``-1``
     # becomes the inferred dimension, so no ``-1`` reaches run time.
     finalize: Callable[[rx.Call, si.StructInfo], rx.Call] | None = None
+    # The element types the op's semantics are defined on: "numeric" (integers and
+    # floats), "float", "int" or "bool"; "" where not declared. Deduction rejects other
+    # types only where TVM's does (SI-ew-unary-2); the fuzzer draws its elementwise calls
+    # from these facts, and a test runs each op on each declared type.
+    dtypes: str = ""
+    # False when some integer operands fail a run-time check (a zero divisor,
+    # EXEC-ew-div-1; a negative integer exponent): the fuzzer calls it on floats only.
+    int_total: bool = True
 
     @property
     def call_kind(self) -> CallKind:
