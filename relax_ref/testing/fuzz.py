@@ -245,12 +245,13 @@ def shrink_record(record: list[int], spans: list[tuple[int, int]],
                     i = min(i, len(best) - size)
                 else:
                     i -= 1
-        for i in range(len(best)):
+        i = 0
+        while i < len(best):  # a lower choice may shorten the record the generator reads
             for smaller in (best[i] // 2, best[i] - 1):
-                if i < len(best) and 0 <= smaller < best[i] and \
-                        attempt(best[:i] + [smaller] + best[i + 1:]):
+                if 0 <= smaller < best[i] and attempt(best[:i] + [smaller] + best[i + 1:]):
                     improved = True
                     break
+            i += 1
     return best
 
 

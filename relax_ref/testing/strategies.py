@@ -48,15 +48,28 @@ which checks that passes keep traps.
 Dims are tracked as canonical polynomials over the symbolic variables, so the generator
 knows which operands fit an op (equal dims, or a static 1 for broadcasting) without
 asking the deducer; the tests check that its annotations agree with deduction.
+
+Beside this module: ``choices.py`` (the sources of choices), ``dims.py`` (the dim
+polynomials), ``program.py`` (types, values, bindings, options) and ``op_tables.py`` (the
+elementwise ops, drawn from the registry's facts).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 import numpy as np
 
 from relax_ref.ir import relax as rx
+
+from .choices import Choices, DrawChoices, RandomChoices, ReplayChoices
+from .dims import (
+    Dim, broadcast, const, dim_add, dim_mul, dim_text, factorizations, product, static_value,
+    sym,
+)
+from .op_tables import elementwise_ops
+from .program import (
+    FLOATS, NUMERIC, Binding, Block, GenOptions, IfStmt, TensorType, TupleType, Value,
+)
 
 __all__ = [
     "Choices", "RandomChoices", "ReplayChoices", "GenOptions", "generate_text",
@@ -65,316 +78,14 @@ __all__ = [
 ]
 
 
-# -- choices ----------------------------------------------------------------------------------
-
-class Choices:
-    """A source of small integer choices; the least value of a range is the simplest."""
-
-    def integer(self, lo: int, hi: int) -> int:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def boolean(self, percent_true: int = 50) -> bool:
-        """True with about ``percent_true``% probability; shrinks to False."""
-        return self.integer(0, 99) >= 100 - percent_true
-
-    def index(self, n: int) -> int:
-        return self.integer(0, n - 1)
-
-    def pick(self, items: Sequence):
-        return items[self.integer(0, len(items) - 1)]
-
-    def group(self, fn: Callable[[], object]):
-        """``fn()``, its choices marked as one group (one binding, one parameter, the
-        if/else): shrinkers try deleting whole groups first."""
-        self.begin()
-        try:
-            return fn()
-        finally:
-            self.end()
-
-    def begin(self) -> None:
-        pass
-
-    def end(self) -> None:
-        pass
-
-
-class _Recording(Choices):
-    """Keeps the spans ``(start, stop)`` of the groups in the record."""
-
-    def __init__(self) -> None:
-        self.spans: list[tuple[int, int]] = []
-        self._open: list[int] = []
-
-    def _position(self) -> int:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def begin(self) -> None:
-        self._open.append(self._position())
-
-    def end(self) -> None:
-        start = self._open.pop()
-        if self._position() > start:
-            self.spans.append((start, self._position()))
-
-
-class RandomChoices(_Recording):
-    """Uniform choices from a NumPy Generator; ``record`` holds each choice minus its
-    lower bound, for ``ReplayChoices``."""
-
-    def __init__(self, rng: np.random.Generator):
-        super().__init__()
-        self.rng = rng
-        self.record: list[int] = []
-
-    def _position(self) -> int:
-        return len(self.record)
-
-    def integer(self, lo: int, hi: int) -> int:
-        value = int(self.rng.integers(lo, hi + 1)) if hi > lo else lo
-        self.record.append(value - lo)
-        return value
-
-
-class ReplayChoices(_Recording):
-    """Replays a record of offsets (clamped to each range; 0 once it runs out).
-    ``used`` is the record as actually consumed, for the shrinker."""
-
-    def __init__(self, record: Sequence[int]):
-        super().__init__()
-        self.record = list(record)
-        self.pos = 0
-        self.used: list[int] = []
-
-    def _position(self) -> int:
-        return len(self.used)
-
-    def integer(self, lo: int, hi: int) -> int:
-        raw = self.record[self.pos] if self.pos < len(self.record) else 0
-        self.pos += 1
-        offset = min(max(int(raw), 0), hi - lo)
-        self.used.append(offset)
-        return lo + offset
-
-
-class _DrawChoices(Choices):
-    """Choices as Hypothesis draws (inside ``st.composite``)."""
-
-    def __init__(self, draw):
-        from hypothesis import strategies as st
-
-        self.draw = draw
-        self.st = st
-        self.cache: dict[tuple[int, int], object] = {}
-
-    def integer(self, lo: int, hi: int) -> int:
-        if hi <= lo:
-            return lo
-        strat = self.cache.get((lo, hi))
-        if strat is None:
-            strat = self.cache[(lo, hi)] = self.st.integers(lo, hi)
-        return self.draw(strat)
-
-    def group(self, fn: Callable[[], object]):
-        # A nested draw: Hypothesis sees the group as one span and deletes it whole.
-        @self.st.composite
-        def _group(draw):
-            outer, self.draw = self.draw, draw
-            try:
-                return fn()
-            finally:
-                self.draw = outer
-
-        return self.draw(_group())
-
-
-# -- dims as canonical polynomials ------------------------------------------------------------
-# A dim is a sorted tuple of (monomial, coefficient); a monomial is a sorted tuple of
-# symbol names. ``()`` is 0, ``(((), 4),)`` is 4, ``((("n",), 4),)`` is n * 4.
-
-Dim = tuple
-
-
-def const(c: int) -> Dim:
-    return (((), c),) if c else ()
-
-
-def sym(name: str) -> Dim:
-    return (((name,), 1),)
-
-
-def _canon(acc: dict) -> Dim:
-    return tuple(sorted((m, c) for m, c in acc.items() if c))
-
-
-def dim_add(a: Dim, b: Dim) -> Dim:
-    acc = dict(a)
-    for m, c in b:
-        acc[m] = acc.get(m, 0) + c
-    return _canon(acc)
-
-
-def dim_mul(a: Dim, b: Dim) -> Dim:
-    acc: dict = {}
-    for m1, c1 in a:
-        for m2, c2 in b:
-            m = tuple(sorted(m1 + m2))
-            acc[m] = acc.get(m, 0) + c1 * c2
-    return _canon(acc)
-
-
-def static_value(d: Dim) -> int | None:
-    if not d:
-        return 0
-    if len(d) == 1 and d[0][0] == ():
-        return d[0][1]
-    return None
-
-
-def dim_symbols(d: Dim) -> set[str]:
-    return {s for m, _ in d for s in m}
-
-
-def dim_text(d: Dim) -> str:
-    if not d:
-        return "0"
-    terms = []
-    for m, c in sorted(d, key=lambda mc: (-len(mc[0]), mc[0])):
-        factors = list(m) + ([str(c)] if c != 1 or not m else [])
-        terms.append(" * ".join(factors))
-    return " + ".join(terms)
-
-
-def _is_one(d: Dim) -> bool:
-    return static_value(d) == 1
-
-
-def _broadcast(a: tuple, b: tuple) -> tuple | None:
-    """NumPy broadcasting of two shapes with dims compared syntactically."""
-    out = []
-    for i in range(1, max(len(a), len(b)) + 1):
-        x = a[-i] if i <= len(a) else const(1)
-        y = b[-i] if i <= len(b) else const(1)
-        if x == y or _is_one(y):
-            out.append(x)
-        elif _is_one(x):
-            out.append(y)
-        else:
-            return None
-    return tuple(reversed(out))
-
-
-def _product(shape: tuple) -> Dim:
-    out = const(1)
-    for d in shape:
-        out = dim_mul(out, d)
-    return out
-
-
-def _factorizations(d: Dim) -> list[tuple[Dim, Dim]]:
-    """Ways to write the monomial dim ``d`` as a product of two dims (for reshape)."""
-    if len(d) != 1:
-        return []
-    (m, c), = d
-    out = []
-    for s in dict.fromkeys(m):
-        rest = list(m)
-        rest.remove(s)
-        out.append((sym(s), ((tuple(rest), c),)))
-    for f in range(2, c + 1):
-        if c % f == 0 and (f < c or m):
-            out.append((const(f), ((m, c // f),)))
-    return out
-
-
-# -- types and values -------------------------------------------------------------------------
-
-FLOATS = ("float32", "float16")
-NUMERIC = ("float32", "float16", "int32")
-
-
-@dataclass(frozen=True)
-class TensorType:
-    shape: tuple
-    dtype: str
-
-    @property
-    def rank(self) -> int:
-        return len(self.shape)
-
-    def symbols(self) -> set[str]:
-        return set().union(*(dim_symbols(d) for d in self.shape)) if self.shape else set()
-
-    def text(self) -> str:
-        dims = ", ".join(dim_text(d) for d in self.shape)
-        if len(self.shape) == 1:
-            dims += ","
-        return f'R.Tensor(({dims}), dtype="{self.dtype}")'
-
-
-@dataclass(frozen=True)
-class TupleType:
-    fields: tuple
-
-    def symbols(self) -> set[str]:
-        return set().union(*(f.symbols() for f in self.fields)) if self.fields else set()
-
-    def text(self) -> str:
-        return "R.Tuple(" + ", ".join(f.text() for f in self.fields) + ")"
-
-
-@dataclass
-class Value:
-    name: str
-    type: object  # TensorType | TupleType
-
-    @property
-    def is_tensor(self) -> bool:
-        return isinstance(self.type, TensorType)
-
-
-@dataclass
-class Binding:
-    var: str
-    type: object
-    rhs: str
-    uses: tuple[str, ...]
-
-
-@dataclass
-class Block:
-    dataflow: bool
-    bindings: list[Binding] = field(default_factory=list)
-
-
-@dataclass
-class IfStmt:
-    cond: str
-    result: str
-    branches: tuple[list[Binding], list[Binding]]
-    type: object
-
-
-@dataclass(frozen=True)
-class GenOptions:
-    """Size limits of generated modules."""
-
-    max_bindings: int = 12      # in the first block of main
-    max_branch_bindings: int = 3
-    max_second_block: int = 4
-    max_params: int = 3
-    max_helpers: int = 2
-    max_prim_funcs: int = 3
-
-
 # -- the generator ----------------------------------------------------------------------------
 
-UNARY_FLOAT = ("negative", "abs", "exp", "tanh", "sigmoid", "square", "sqrt", "nn.relu",
-               "nn.gelu", "nn.silu", "floor")
-UNARY_INT = ("negative", "abs", "square")
-BINARY_FLOAT = ("add", "subtract", "multiply", "divide", "maximum", "minimum")
-BINARY_INT = ("add", "subtract", "multiply", "maximum", "minimum")
-COMPARE = ("greater", "less", "equal", "greater_equal")
+# Elementwise calls come from the op registry (op_tables.py); constants are written here.
+UNARY_FLOAT = elementwise_ops(1, "float32")
+UNARY_INT = elementwise_ops(1, "int32")
+BINARY_FLOAT = elementwise_ops(2, "float32")
+BINARY_INT = elementwise_ops(2, "int32")
+COMPARE = elementwise_ops(2, "float32", "bool")
 FLOAT_CONSTS = ("1.0", "0.5", "-2.0", "0.0")
 INT_CONSTS = ("1", "2", "-3", "0")
 DIM_POOL = (4, "n", 2, 1, "m", 3)   # dims of new parameters (least choice first)
@@ -513,7 +224,7 @@ class _Generator:
         mode = self.c.integer(0, 3)
         if mode == 1:
             y = self.pick(scope, lambda v: v.is_tensor and v.type.dtype == t.dtype
-                          and _broadcast(t.shape, v.type.shape) is not None)
+                          and broadcast(t.shape, v.type.shape) is not None)
             if y is not None:
                 return y.name, y.type, [y.name]
         if mode == 2:
@@ -537,7 +248,7 @@ class _Generator:
             return []
         op = self.c.pick(BINARY_FLOAT if x.type.dtype in FLOATS else BINARY_INT)
         y_text, y_type, uses = self.operand_like(scope, x)
-        shape = _broadcast(x.type.shape, y_type.shape)
+        shape = broadcast(x.type.shape, y_type.shape)
         args = f"{x.name}, {y_text}" if not self.c.boolean(20) else f"{y_text}, {x.name}"
         return [self.binding(f"R.{op}({args})", TensorType(shape, x.type.dtype),
                              [x.name, *uses])]
@@ -545,7 +256,7 @@ class _Generator:
     def compare(self, scope: list[Value], x: Value) -> Binding:
         op = self.c.pick(COMPARE)
         y_text, y_type, uses = self.operand_like(scope, x)
-        shape = _broadcast(x.type.shape, y_type.shape)
+        shape = broadcast(x.type.shape, y_type.shape)
         return self.binding(f"R.{op}({x.name}, {y_text})", TensorType(shape, "bool"),
                             [x.name, *uses])
 
@@ -555,16 +266,16 @@ class _Generator:
             return []
         out = []
         cond = self.pick(scope, lambda v: v.is_tensor and v.type.dtype == "bool"
-                         and _broadcast(v.type.shape, x.type.shape) is not None)
+                         and broadcast(v.type.shape, x.type.shape) is not None)
         if cond is None or self.c.boolean(30):
             b = self.compare(scope, x)
             out.append(b)
             cond = Value(b.var, b.type)
         y_text, y_type, uses = self.operand_like(scope, x)
-        shape = _broadcast(_broadcast(cond.type.shape, x.type.shape), y_type.shape)
+        shape = broadcast(broadcast(cond.type.shape, x.type.shape), y_type.shape)
         if shape is None:  # y broadcasts with x but not with the condition
             y_text, y_type, uses = x.name, x.type, [x.name]
-            shape = _broadcast(cond.type.shape, x.type.shape)
+            shape = broadcast(cond.type.shape, x.type.shape)
         out.append(self.binding(f"R.where({cond.name}, {x.name}, {y_text})",
                                 TensorType(shape, x.type.dtype), [cond.name, x.name, *uses]))
         return out
@@ -582,7 +293,7 @@ class _Generator:
                 return False
             if t.rank == 1:
                 return t.shape[0] == k
-            return t.shape[-2] == k and _broadcast(ta.shape[:-2], t.shape[:-2]) is not None
+            return t.shape[-2] == k and broadcast(ta.shape[:-2], t.shape[:-2]) is not None
 
         b = self.pick(scope, fits) if self.c.boolean(60) else None
         if b is None:
@@ -598,7 +309,7 @@ class _Generator:
         elif tb.rank == 1:
             shape = ta.shape[:-1]
         else:
-            shape = _broadcast(ta.shape[:-2], tb.shape[:-2]) + (ta.shape[-2], tb.shape[-1])
+            shape = broadcast(ta.shape[:-2], tb.shape[:-2]) + (ta.shape[-2], tb.shape[-1])
         return [self.binding(f"R.matmul({a.name}, {b.name})", TensorType(shape, ta.dtype),
                              [a.name, b.name])]
 
@@ -611,12 +322,12 @@ class _Generator:
             return []
         shape = list(x.type.shape)
         mode = self.c.integer(0, 2)
-        splittable = [i for i, d in enumerate(shape) if _factorizations(d)]
+        splittable = [i for i, d in enumerate(shape) if factorizations(d)]
         if x.name in self.reshaped_from and self.c.boolean(50):  # back to the source
             shape = list(self.reshaped_from[x.name])
         elif mode >= 2 and splittable:  # split one dim into two factors: (n * 4,) -> (n, 4)
             i = splittable[self.c.index(len(splittable))]
-            f, rest = self.c.pick(_factorizations(shape[i]))
+            f, rest = self.c.pick(factorizations(shape[i]))
             shape[i:i + 1] = [f, rest] if self.c.boolean(50) else [rest, f]
         elif mode == 1 and len(shape) >= 2:  # merge two neighbours
             i = self.c.integer(0, len(shape) - 2)
@@ -624,7 +335,7 @@ class _Generator:
         elif mode == 1:  # add a unit dim
             shape.insert(self.c.integer(0, len(shape)), const(1))
         else:  # flatten
-            shape = [_product(shape)]
+            shape = [product(shape)]
         target = ", ".join(dim_text(d) for d in shape)
         b = self.binding(f"R.reshape({x.name}, R.shape([{target}]))",
                          TensorType(tuple(shape), x.type.dtype), [x.name])
@@ -1063,7 +774,7 @@ def modules(options: GenOptions | None = None):
 
     @st.composite
     def _modules(draw):
-        return build_module(generate_text(_DrawChoices(draw), options))
+        return build_module(generate_text(DrawChoices(draw), options))
 
     return _modules()
 
@@ -1075,7 +786,7 @@ def generated_texts(options: GenOptions | None = None):
 
     @st.composite
     def _texts(draw):
-        return generate_text(_DrawChoices(draw), options)
+        return generate_text(DrawChoices(draw), options)
 
     return _texts()
 

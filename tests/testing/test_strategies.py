@@ -163,6 +163,15 @@ def test_shrink_record_finds_the_least_failing_record():
     assert shrink_record([1, 7, 3, 9, 2], spans, fails, time.monotonic() + 30) == [5]
 
 
+def test_shrink_record_survives_a_lower_choice_that_shortens_the_record():
+    def fails(cand):  # choice 1 first ends the program after one choice
+        if cand[:1] == [1]:
+            return [1], []
+        return (list(cand), []) if cand[:2] == [2, 9] else None
+
+    assert shrink_record([2, 9], [], fails, time.monotonic() + 30) == [1]
+
+
 def test_failures_differing_only_in_numbers_and_shapes_have_one_signature():
     def problem(text):
         return _Problem("trap mismatch", text, AssertionError(text), None)
