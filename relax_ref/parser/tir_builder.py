@@ -62,11 +62,23 @@ class TirReader(Reader):
         self.params: list[P.Var] = []
         self.saw_block = False
         self.forward_syms: set[int] = set()  # names first seen in a quoted buffer dimension
+        self.signature_syms: dict[str, P.Var] = {}
 
     # -- the function ---------------------------------------------------------------------
     def function(self, funcdef: Tree, decorators: list[Tree]) -> tir.PrimFunc:
         name_tok, params_node, ret_node, suite = funcdef.children
         private, s_tir = self.decorator_options(decorators)
+        # The body's top-level declarations (``n, m = T.int32(), T.int32()``) name the
+        # variables the signature's quoted dimensions refer to, with their dtype, as TVM
+        # prints them (SYN-sym-2); they are read again, as declarations, in the body.
+        for stmt in statements(suite):
+            if stmt.data == "assign":
+                try:
+                    decls = self.declarations(*stmt.children)
+                except ParseError:
+                    decls = None  # reported where the body reads it
+                for name, dtype, node in decls or ():
+                    self.names.setdefault(name, P.Var(name, dtype, span=self.ctx.span(node)))
         if params_node is not None:
             for p in params_node.children:
                 if p is not None:
@@ -79,6 +91,11 @@ class TirReader(Reader):
             elif ret is not None:
                 raise self.error("a prim_func returns a dtype such as T.int32", ret_node,
                                  rule="SYN-tir-1")
+        # Symbolic variables the signature introduced (quoted buffer dimensions, TypeVar
+        # names): the body may declare each once more, as TVM prints them (SYN-sym-2).
+        params = {id(p) for p in self.params}
+        self.signature_syms = {name: v for name, v in self.names.items()
+                               if isinstance(v, P.Var) and id(v) not in params}
         root = _BlockFrame()
         self.frames.append(root)
         body = self.block_body(statements(suite), top_level=True)
@@ -311,7 +328,15 @@ class TirReader(Reader):
         decls = self.declarations(target, value_node) if ann_node is None else None
         if decls is not None:
             for name, dtype, node in decls:
-                if name in self.names:
+                existing = self.names.get(name)
+                if existing is not None and self.signature_syms.get(name) is existing:
+                    del self.signature_syms[name]  # the signature's variable, declared once
+                    if existing.dtype != dtype:
+                        raise self.error(f"symbolic variable {name!r} is used as "
+                                         f"{existing.dtype} but declared as {dtype}", node,
+                                         rule="SYN-sym-1")
+                    continue
+                if existing is not None:
                     raise self.error(f"{name!r} is already defined", node, rule="SYN-sym-1")
                 self.names[name] = P.Var(name, dtype, span=self.ctx.span(node))
             return None

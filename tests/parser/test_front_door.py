@@ -191,3 +191,17 @@ def f(x: R.Tensor((2,), "float32")) -> {ret}:
     assert_structural_equal(
         parse(base.format(ret='R.Tuple([R.Tensor((2,), "float32"), R.Tensor((2,), "float32")])')),
         parse(base.format(ret='R.Tuple(R.Tensor((2,), "float32"), R.Tensor((2,), "float32"))')))
+
+
+def test_a_body_declaration_gives_the_dtype_of_quoted_signature_dimensions():
+    text = '''
+@T.prim_func
+def add_one(A: T.Buffer(("n", "m"), "float32"), B: T.Buffer((n, m), "float32")):
+    n, m = T.int32(), T.int32()
+    for i, j in T.grid(n, m):
+        B[i, j] = A[i, j] + T.float32(1)
+'''
+    f = parse(text).functions["add_one"]
+    a, b = (f.buffer_of(p) for p in f.params)
+    assert [d.dtype.bits for d in a.shape] == [32, 32]
+    assert a.shape[0] is b.shape[0]
