@@ -453,6 +453,8 @@ class VectorPath(Evaluator):
                     stash.append(("box", key, v))
                 else:
                     target[key] = v
+                value = v = None
+                self.env = saved
                 continue
             n = math.prod(shape)
             idx = self.indices(store.buffer, target, store.indices, store, "store")
@@ -462,6 +464,9 @@ class VectorPath(Evaluator):
                 stash.append(("flat", idx, v))
             else:
                 _store_in_order(target, idx, v)
+            # This chunk's arrays go before the next chunk's are made.
+            value = v = idx = None
+            self.env = saved
         if stash:
             _commit(target, stash)
 
@@ -801,9 +806,12 @@ class _Axis:
     extent)``: its variables ``names`` (of type ``dt``) take the values of a part of the
     range as an array that varies along this dimension only. A variable of another type
     is bound to the same values (as the scalar path binds a block iter var to its loop
-    variable's value) but is not an axis for indexing."""
+    variable's value) but is not an axis for indexing. The values of a short axis are
+    made once and shared; those of a long one are made for each part (a chunk's, at most
+    ``chunk_elements``), so that no index array is the size of the tensor
+    (EXEC-tir-vec-5)."""
 
-    __slots__ = ("names", "start", "values", "pos", "ndim", "whole")
+    __slots__ = ("names", "start", "extent", "to", "values", "pos", "ndim", "whole")
 
     def __init__(self, names, start: int, extent: int, dt: DataType, pos: int, ndim: int):
         lo, hi = _range(dt)
@@ -811,29 +819,40 @@ class _Axis:
             raise _Fallback()  # the scalar path's loop variable could not hold the values
         to = _np(dt)
         self.names = tuple((var, _np(var.dtype) == to) for var in names)
-        self.start, self.pos, self.ndim = start, pos, ndim
-        self.values = _axis_values(start, extent, to)
-        self.whole = self._part(0, extent)
+        self.start, self.extent, self.to, self.pos, self.ndim = start, extent, to, pos, ndim
+        shared = extent <= SHARED_AXIS_VALUES
+        self.values = _axis_values(start, extent, to) if shared else None
+        self.whole = self._part(0, extent) if shared else None
 
     def part(self, offset: int, length: int) -> tuple:
         """The values ``start + offset, ...`` (``length`` of them), as ``bind_grid``
         takes them."""
-        if offset == 0 and length == self.whole[2]:
+        if self.whole is not None and offset == 0 and length == self.extent:
             return self.whole
         return self._part(offset, length)
 
     def _part(self, offset: int, length: int) -> tuple:
         shape = [1] * self.ndim
         shape[self.pos] = length
-        values = self.values[offset:offset + length].reshape(shape)
-        return self.names, self.start + offset, length, values, self.pos
+        first = self.start + offset
+        if self.values is not None:
+            values = self.values[offset:offset + length]
+        else:
+            values = np.arange(first, first + length, dtype=np.int64).astype(self.to, copy=False)
+            values.flags.writeable = False
+        return self.names, first, length, values.reshape(shape), self.pos
+
+
+#: Axes of at most this many values keep them, shared by every grid (and call) that has
+#: the axis; longer ones make each chunk's part when it is bound.
+SHARED_AXIS_VALUES = 1 << 16
 
 
 @lru_cache(maxsize=256)
 def _axis_values(start: int, extent: int, to: np.dtype) -> np.ndarray:
     """``start, start + 1, ...`` (``extent`` values) of type ``to``, read-only (shared by
     every grid that has this axis)."""
-    values = np.arange(start, start + extent, dtype=np.int64).astype(to)
+    values = np.arange(start, start + extent, dtype=np.int64).astype(to, copy=False)
     values.flags.writeable = False
     return values
 

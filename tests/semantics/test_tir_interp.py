@@ -890,6 +890,35 @@ def test_the_vectorized_path_charges_a_share_of_the_scalar_steps(text, monkeypat
     assert ones["vectorized"] == ones["auto"] == ones["scalar"] == default["scalar"]
 
 
+@pytest.mark.parametrize("mode", ["vectorized", "auto"])
+def test_the_vectorized_path_makes_no_index_array_the_size_of_the_tensor(mode, monkeypatch):
+    """EXEC-tir-vec-5: the loop variable's values are made per chunk, so the memory a
+    nest takes beyond its arguments is bounded by the chunk, not the tensor (here a
+    16 MiB tensor in chunks of 2^18 elements)."""
+    import tracemalloc
+
+    n = 1 << 22
+    monkeypatch.setattr(tir_interp, "VECTOR_CHUNK_ELEMENTS", 1 << 18)
+    func = one_func(f'''
+@T.prim_func
+def f(A: T.Buffer(({n},), "float32"), B: T.Buffer(({n},), "float32")):
+    for i in range({n}):
+        with T.sblock("b"):
+            vi = T.axis.spatial({n}, i)
+            B[vi] = A[vi] + T.float32(1)
+''')
+    a, b = np.ones(n, np.float32), np.zeros(n, np.float32)
+    tracemalloc.start()
+    try:
+        stats = {}
+        run_prim_func(func, [a, b], mode=mode, stats=stats)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert stats["vectorized"] == 1 and (b == 2).all()
+    assert peak < a.nbytes // 2, f"{peak} bytes beyond the arguments"
+
+
 def test_assert_and_let():
     func = one_func('''
 @T.prim_func
