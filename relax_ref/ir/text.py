@@ -21,7 +21,7 @@ from typing import Iterable
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
-from relax_ref.ir.dtype import BOOL, INT32, INT64, DataType
+from relax_ref.ir.dtype import BOOL, HANDLE, INT32, INT64, DataType
 
 INDENT = "    "
 
@@ -31,7 +31,7 @@ RESERVED = ("R", "T", "I", "tvm", "cls", "metadata")
 TIR_RESERVED = RESERVED + ("range",)
 
 # TIR intrinsics that TVMScript writes with the result dtype as first argument.
-DTYPE_FIRST_INTRINSICS = ("call_extern", "call_pure_extern", "call_intrin", "call_packed",
+DTYPE_FIRST_INTRINSICS = ("call_extern", "call_pure_extern", "call_intrin",
                           "call_llvm_intrin", "call_llvm_pure_intrin")
 
 # Python operator precedence, lowest first (the Python reference, section 6.17).
@@ -59,12 +59,24 @@ SAME_DTYPE_INTRINSICS = {
 BOOL_INTRINSICS = {"isnan", "isinf", "isfinite", "isnullptr"}
 
 INTRINSIC_ALIASES = {"power": "pow"}
+# Intrinsics whose result type is fixed, as TVM's tirx.op builds them.
+FIXED_DTYPE_INTRINSICS = {
+    "assume": BOOL, "undef": INT32, "tvm_struct_set": INT32,
+    "call_packed": INT32, "call_cpacked": INT32,
+    "anylist_getitem": HANDLE,
+    "anylist_resetitem": INT32, "anylist_setitem_call_packed": INT32,
+    "anylist_setitem_call_cpacked": INT32,
+}
+# Intrinsics that TVMScript writes with the result dtype as last argument.
+DTYPE_LAST_INTRINSICS = ("tvm_struct_get",)
 
 
 def intrinsic_result_dtype(name: str, args: tuple[P.PrimExpr, ...]) -> DataType | None:
     """The dtype the reader gives ``T.<name>(args)`` without ``dtype=``, or None when it
     needs one."""
     name = INTRINSIC_ALIASES.get(name, name)
+    if name in FIXED_DTYPE_INTRINSICS:
+        return FIXED_DTYPE_INTRINSICS[name]
     if name in BOOL_INTRINSICS:
         return BOOL
     if name in SAME_DTYPE_INTRINSICS and args:
@@ -412,6 +424,8 @@ class PrimPrinter:
         args = [self.prim(a) for a in e.args]
         if name in DTYPE_FIRST_INTRINSICS:
             args.insert(0, quote(str(e.dtype)))
+        elif name in DTYPE_LAST_INTRINSICS:
+            args.append(quote(str(e.dtype)))
         elif name != "if_then_else" and intrinsic_result_dtype(name, e.args) != e.dtype:
             args.append(f"dtype={quote(str(e.dtype))}")
         return f"{self.t(name)}({', '.join(args)})"

@@ -9,7 +9,8 @@ import ml_dtypes
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir.dtype import BOOL, INT32, INT64, DataType, DTypeError, parse_dtype
 from relax_ref.ir.numpy_dtype import numpy_dtype
-from relax_ref.ir.text import BOOL_INTRINSICS, INTRINSIC_ALIASES, SAME_DTYPE_INTRINSICS
+from relax_ref.ir.text import (BOOL_INTRINSICS, DTYPE_LAST_INTRINSICS, FIXED_DTYPE_INTRINSICS,
+                               INTRINSIC_ALIASES, SAME_DTYPE_INTRINSICS)
 
 FLOAT32 = parse_dtype("float32")
 
@@ -253,6 +254,8 @@ def intrinsic(name: str, args: list, dtype: DataType | None, default: DataType =
     if dtype is None:
         if name in BOOL_INTRINSICS:
             dtype = BOOL
+        elif name in FIXED_DTYPE_INTRINSICS:
+            dtype = FIXED_DTYPE_INTRINSICS[name]
         elif exprs and name in SAME_DTYPE_INTRINSICS:
             if len(exprs) == 2 and name not in ("ldexp", "shift_left", "shift_right"):
                 a, b = match_types(exprs[0], exprs[1])

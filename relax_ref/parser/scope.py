@@ -11,6 +11,7 @@ from lark import Token, Tree
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir.span import Span
+from relax_ref.ir.text import DTYPE_FIRST_INTRINSICS
 from relax_ref.errors import ParseError
 
 from . import prim_builder as pb
@@ -648,8 +649,7 @@ class Reader:
                 dtype_node, value_node = (args[0], args[1]) if name == "Cast" else (args[1], args[0])
                 return pb.cast(self.dtype_arg(dtype_node), self.scalar(self.value(value_node),
                                                                         value_node))
-            if name in ("call_extern", "call_pure_extern", "call_intrin", "call_packed",
-                        "call_llvm_intrin", "call_llvm_pure_intrin"):
+            if name in DTYPE_FIRST_INTRINSICS:
                 if not args:
                     raise self.error(f"T.{name} takes a result dtype first", node, rule="SYN-prim-1")
                 dtype = self.dtype_arg(args[0])
@@ -688,6 +688,11 @@ class Reader:
                 raise self.error(f"T.{name} takes no keyword {next(iter(kw))!r}", node,
                                  rule="SYN-call-1")
             if len(path) == 1:
+                if name in pb.DTYPE_LAST_INTRINSICS and dtype is None and values and \
+                        isinstance(values[-1], str):
+                    # T.tvm_struct_get(arr, index, field, "uint8"): the dtype comes last.
+                    dtype = self.dtype_arg(args[-1])
+                    values, args = values[:-1], args[:-1]
                 operands = [v if isinstance(v, str) else self.scalar(v, a)
                             for v, a in zip(values, args)]
                 return pb.intrinsic(name, operands, dtype, self.default_int)

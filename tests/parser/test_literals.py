@@ -146,3 +146,29 @@ def test_a_store_of_another_type_is_cast_as_tvm_builds_it():
         np.zeros(4, np.float32)
     run_prim_func(f, [a, b, c])
     assert a[0] == 5 and c[0] == 5.0  # int64 -> int32 wraps (EXEC-tir-cast-1)
+
+
+INTRINSICS = '''
+@T.prim_func
+def f(A: T.Buffer((4,), "float32"), tensor: T.handle):
+    T.assume(A[0] == T.float32(0))
+    code: T.uint8 = T.tvm_struct_get(tensor, 0, 5, "uint8")
+    T.call_packed("my_kernel", tensor, 4)
+    A[1] = T.Cast("float32", T.int64(1) << T.int64(3) + T.int64(1))
+'''
+
+
+def test_intrinsics_with_fixed_or_trailing_result_types():
+    """SYN-prim-1: T.assume is bool, T.call_packed int32 with the function's name first
+    (no dtype), T.tvm_struct_get takes its dtype last; ``<<`` binds looser than ``+``."""
+    f = parse(INTRINSICS).functions["f"]
+    assume, let = f.body.seq[0], f.body.seq[1]
+    assert assume.value.op == "tir.assume" and assume.value.dtype.is_bool
+    assert let.value.op == "tir.tvm_struct_get" and str(let.value.dtype) == "uint8"
+    packed = let.body.seq[0].value
+    assert packed.op == "tir.call_packed" and packed.dtype == INT32
+    assert packed.args[0].value == "my_kernel"
+    shifted = let.body.seq[1].value.value  # the store's value is Cast(shift_left(...))
+    assert shifted.op == "tir.shift_left" and isinstance(shifted.args[1], P.Add)
+    again = parse(print_module(parse(INTRINSICS)))
+    assert_structural_equal(again, parse(INTRINSICS))
