@@ -80,3 +80,13 @@ def test_every_spec_rule_has_a_case():
     covered = _covers()
     missing = sorted(r for r in _spec_rules() - covered if r not in NOT_EXPRESSIBLE_IN_TEXT)
     assert not missing, f"spec rules without a conformance case: {missing}"
+
+
+def test_max_steps_reaches_the_interpreter():
+    """``conformance --max-steps N`` is relax_ref's TIR step budget (spec/conformance.md)."""
+    from relax_ref.conformance import run_suite
+
+    (case,) = discover(DEFAULT_SUITE / "tir", "while_loop")
+    assert run_suite([case], "relax_ref", progress=False)[0].passed
+    (tight,) = run_suite([case], "relax_ref", progress=False, max_steps=10)
+    assert not tight.passed and "more than 10 steps" in tight.detail
