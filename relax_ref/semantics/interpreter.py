@@ -103,13 +103,13 @@ class Interpreter:
             raise RuntimeCheckError(f"the module has no function {entry!r} (functions: "
                                     f"{', '.join(self.mod.functions)})", None, check="entry",
                                     rule="EXEC-call-1")
-        with self._deep_python():
+        with self._deep_python(func.span):
             if isinstance(func, tir.PrimFunc):
                 return self.call_prim_func(func, list(args), None)
             return self.call_function(func, list(args), None, name=entry)
 
     @contextlib.contextmanager
-    def _deep_python(self):
+    def _deep_python(self, span=None):
         """Each Relax call takes a few Python frames, and long expressions nest deeply
         in normalization: make room for the configured call depth (EXEC-limit-2 is then
         reached before Python's own limit), and turn any RecursionError left into the
@@ -121,7 +121,7 @@ class Interpreter:
         except RecursionError:
             self.depth = 0
             raise ResourceError("the program nests too deeply for the interpreter (deep "
-                                "recursion or a very long expression)", None,
+                                "recursion or a very long expression)", span,
                                 rule="EXEC-limit-2") from None
         finally:
             sys.setrecursionlimit(previous)
@@ -131,7 +131,7 @@ class Interpreter:
                       closure_env: Frame | None = None) -> Any:
         if len(args) != len(func.params):
             raise RuntimeCheckError(f"{name} takes {len(func.params)} arguments, got {len(args)}",
-                                    span, check="signature", rule="EXEC-call-2")
+                                    span or func.span, check="signature", rule="EXEC-call-2")
         self.depth += 1
         if self.depth > self.limits.max_call_depth:
             self.depth = 0
@@ -140,9 +140,11 @@ class Interpreter:
         try:
             frame = Frame(parent=closure_env)
             sinfos = [p.struct_info for p in func.params]
+            # A mismatch is located at the parameter (the function when it has no span).
             bind_and_check(args, sinfos, frame, check="signature", rule="EXEC-call-3",
                            span=span, what=lambda i: f"argument {func.params[i].name_hint!r} "
-                                                     f"of {name}")
+                                                     f"of {name}",
+                           spans=[p.span or func.span or span for p in func.params])
             for p, a in zip(func.params, args):
                 frame.values[id(p)] = a
             result = self.seq(func.body, frame, release_plan(func))
@@ -169,8 +171,14 @@ class Interpreter:
 
     def binding(self, b: rx.Binding, frame: Frame) -> None:
         e = b.value
-        # Calls, the usual binding, skip the general dispatch of ``expr``.
-        value = self.call(e, frame) if type(e) is rx.Call else self.expr(e, frame)
+        # Calls, the usual binding, skip the general dispatch of ``expr``. An error
+        # without a location of its own gets the binding's (EXEC-error-1).
+        try:
+            value = self.call(e, frame) if type(e) is rx.Call else self.expr(e, frame)
+        except RelaxError as err:
+            if err.span is None:
+                err.span = b.span
+            raise
         if isinstance(b, rx.MatchCast):
             # EXEC-match-cast-1: bind the new symbolic variables, check the rest.
             bind_and_check([value], [b.struct_info], frame, check="match_cast",
@@ -345,7 +353,7 @@ class Interpreter:
         try:
             result = run_prim_func(func, scalars, mode=self.limits.tir_mode,
                                    max_steps=self.limits.max_tir_steps)
-        except RuntimeCheckError as err:
+        except RelaxError as err:
             if err.span is None:
                 err.span = span
             raise
@@ -682,17 +690,18 @@ def _pe(e: P.PrimExpr) -> str:
 # -- values against struct info (EXEC-sinfo-*) ---------------------------------------------------
 
 def bind_and_check(values: list, sinfos: list, frame: Frame, *, check: str, rule: str, span,
-                   what: Callable[[int], str]) -> None:
+                   what: Callable[[int], str], spans: list | None = None) -> None:
     """Bind every symbolic variable at its first defining position -- a bare variable
     as a dimension or as an R.Prim value, scanning the struct infos in order -- then
     check every value against its struct info under those bindings (EXEC-sinfo-1).
-    ``what(i)`` names value i in an error message."""
+    ``what(i)`` names value i in an error message, ``spans[i]`` (else ``span``) locates
+    it."""
     env = frame.sym_env()
     for value, sinfo in zip(values, sinfos):
         _bind_bare(value, sinfo, env, frame)
     for i, (value, sinfo) in enumerate(zip(values, sinfos)):
-        check_value(value, sinfo, env, check=check, rule=rule, span=span,
-                    what=lambda i=i: what(i))
+        check_value(value, sinfo, env, check=check, rule=rule,
+                    span=span if spans is None else spans[i], what=lambda i=i: what(i))
 
 
 def _bind_bare(value, sinfo, env: dict, frame: Frame) -> None:

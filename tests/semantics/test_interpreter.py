@@ -415,3 +415,32 @@ class Module:
 '''
     x = np.array([1, 2], F32)
     np.testing.assert_array_equal(_run(text, x), x)
+
+
+# -- errors are located (EXEC-error-1) ---------------------------------------------------------
+
+TWO_PARAMS = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32"), y: R.Tensor((4,), "float32")):
+        z = R.add(x, y)
+        return z
+'''
+
+
+def test_signature_errors_name_the_parameter_location():
+    mod = parse(TWO_PARAMS, "two.py")
+    with pytest.raises(RuntimeCheckError) as info:
+        run(mod, "main", [np.zeros(4, F32), np.zeros(3, F32)])
+    assert str(info.value).startswith("two.py:5:44: error: argument 'y' of main")
+    with pytest.raises(RuntimeCheckError) as info:
+        run(mod, "main", [np.zeros(4, F32)])
+    assert str(info.value).startswith("two.py:5:5: error: main takes 2 arguments")
+
+
+def test_resource_errors_name_the_binding_location():
+    mod = parse(TWO_PARAMS, "two.py")
+    with pytest.raises(ResourceError) as info:
+        run(mod, "main", [np.zeros(4, F32)] * 2, limits=Limits(max_tensor_bytes=8))
+    assert str(info.value).startswith("two.py:6:")
