@@ -99,6 +99,12 @@ def test_tuples_shapes_and_prims_cross_the_boundary_as_python_values():
         interp.run(np.array([5, 6], "int32"), (7.5,), entry="pair")
     with pytest.raises(RuntimeCheckError):  # the signature check: wrong shape
         interp(np.zeros(3, "int32"), entry="double")
+    # Python numbers take the annotated dtype, when they fit it exactly.
+    np.testing.assert_array_equal(interp([1, 2], entry="double"), [2, 4])
+    with pytest.raises(RuntimeCheckError, match="fit int32"):
+        interp([1.5, 2], entry="double")
+    with pytest.raises(RuntimeCheckError):  # an array keeps its dtype: int64 is not int32
+        interp(np.array([1, 2]), entry="double")
 
 
 def test_interpreter_options():

@@ -275,7 +275,8 @@ def value_from_python(x, sinfo: si.StructInfo, what: str):
     """API-args-1: the interpreter's value for a Python argument ``x`` of a parameter
     annotated ``sinfo``: a tuple (or list) for an R.Tuple, field by field; a number,
     bool or 0-d array for an R.Prim; a sequence of whole numbers or a 1-d array for an
-    R.Shape; an array (or anything ``numpy.asarray`` makes one of) for a tensor.
+    R.Shape; a NumPy array for a tensor, or Python numbers (nested lists) that take the
+    tensor's annotated dtype.
     Whether the value fits the annotation is the interpreter's signature check."""
     if isinstance(sinfo, si.TupleStructInfo):
         if not isinstance(x, (tuple, list)):
@@ -297,10 +298,29 @@ def value_from_python(x, sinfo: si.StructInfo, what: str):
         except (TypeError, ValueError) as err:
             raise InputError(f"{what}: cannot read {type(x).__name__} as an array: {err}") \
                 from None
+        if isinstance(sinfo, si.TensorStructInfo) and arr.dtype.kind in "biuf":
+            arr = _as_annotated(arr, sinfo.dtype, what)
     if arr.dtype.hasobject:
         raise InputError(f"{what}: expected numbers, found {type(x).__name__} holding "
                          f"Python objects")
     return value_from_array(arr, sinfo, what)
+
+
+def _as_annotated(arr: np.ndarray, dtype: DataType, what: str) -> np.ndarray:
+    """API-args-1: Python numbers for a tensor take its annotated dtype: any number for a
+    float tensor; for an integer or bool tensor only values it holds exactly."""
+    try:
+        want = numpy_dtype(dtype)
+    except DTypeError:
+        return arr  # void or a dtype without a NumPy type: the signature check decides
+    if dtype.is_float:
+        return arr.astype(want)
+    with np.errstate(all="ignore"):
+        out = arr.astype(want)
+        exact = np.array_equal(out.astype(np.float64), arr.astype(np.float64))
+    if not exact:  # 1.5, 2**40 or NaN for int32, 2 for bool
+        raise InputError(f"{what}: the values do not all fit {dtype} exactly")
+    return out
 
 
 def value_to_python(value):
