@@ -638,7 +638,7 @@ def main(x: R.Tensor((3,), "float32"), s: R.Object):
         "string_values", text,
         [ok([tensor(f32([1, 2, 3])), _string("tag")],
             [tensor(f32([1, 2, 3]))])],
-        ["EXEC-var-1", "relax.print"],
+        ["EXEC-var-1", "SI-struct-void-1", "relax.print"],
         "A string argument (R.Object) and an R.str value are values like any other: "
         "printed, and x returned unchanged."))
 
@@ -1173,7 +1173,7 @@ def main(x: R.Tensor((4,), "float32")):
     cases.append(case(
         "call_tir_static", text,
         [ok([tensor(f32([1, 2, 3, 4]))], [tensor(f32([2, 3, 4, 5]))])],
-        ["EXEC-dps-1", "EXEC-dps-2", "relax.call_tir"],
+        ["EXEC-dps-1", "EXEC-dps-2", "SI-struct-dps-1", "SI-struct-kind-1", "relax.call_tir"],
         "call_tir allocates the (4,) output and calls the PrimFunc: x + 1."))
 
     text = module('''
@@ -1539,8 +1539,8 @@ def add_one(A: T.Buffer((4,), "float32", offset_factor=1), B: T.Buffer((4,), "fl
     cases.append(case(
         "storage_with_two_views", text,
         [ok([tensor(f32([1, 2, 3, 4]))], [tensor(f32([2, 3, 4, 5])), tensor(f32([3, 4, 5, 6]))])],
-        ["EXEC-mem-storage-1", "EXEC-mem-view-1", "EXEC-tir-call-1",
-         "relax.memory.alloc_storage", "relax.memory.alloc_tensor"],
+        ["EXEC-mem-storage-1", "EXEC-mem-view-1", "EXEC-tir-call-1", "SI-struct-storage-1",
+         "SI-struct-alloc-1", "relax.memory.alloc_storage", "relax.memory.alloc_tensor"],
         "A 32-byte storage holds two float32 (4,) tensors at offsets 0 and 16: a = x + 1, "
         "b = a + 1. (The PrimFunc's buffers take offset_factor=1, so that compiled code "
         "accepts a tensor starting inside its storage.)"))
@@ -1862,7 +1862,7 @@ def main(x: R.Tensor(("n", "m"), "float32")):
     cases.append(case(
         "packed_shape_of", text,
         [ok([tensor(np.zeros((n, m), np.float32))], [shape([n, m])]) for n, m in ((3, 4), (1, 0))],
-        ["EXEC-packed-1", "EXEC-packed-2", "relax.call_pure_packed"],
+        ["EXEC-packed-1", "EXEC-packed-2", "SI-struct-packed-1", "relax.call_pure_packed"],
         "R.call_pure_packed(\"vm.builtin.shape_of\", x) returns x's shape; its result is "
         "checked against sinfo_args R.Shape(ndim=2)."))
 

@@ -1163,6 +1163,18 @@ def wf_cases() -> list[Case]:
         y = R.call_tir(cls.double, (x,), out_ty=R.Tensor((4,), "float32"))
         return y
 '''), "WF-call-2", [], "R.call_tir of a Relax function."))
+    c.append(invalid("call_tir_output_not_a_tensor", _module('''    @T.prim_func(private=True, s_tir=True)
+    def double(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+        for i in range(4):
+            B[i] = A[i] * T.float32(2)
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        cls = Module
+        y = R.call_tir(cls.double, (x,), out_ty=R.Shape([4]))
+        return y
+'''), "SI-struct-dps-2", ["SI-struct-kind-1"],
+        "The outputs of R.call_tir are tensors; a shape is an error."))
     call_tir = '''    @T.prim_func(private=True, s_tir=True)
     def add_one(a: T.handle, c: T.handle):
         n = T.int64()

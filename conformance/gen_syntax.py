@@ -1769,6 +1769,23 @@ MALFORMED = [
      "T.int32(1.5)."),
     ("tir_param_not_buffer", _r('A: T.Buffer((n, T.int64(4)), "float32")', "A: R.Tensor((n, 4))"),
      ["SYN-tir-2", "SYN-call-3"], "A PrimFunc parameter annotated with R.Tensor."),
+    ("tir_tuple_assignment", _r('vi, vj = T.axis.remap("SS", [i, j])', "vi, vj = i, j"),
+     ["SYN-tir-6"], "A tuple assignment in TIR that is not T.axis.remap."),
+    # SYN-expr-1, SYN-sinfo-3/5/6
+    ("attribute_of_a_value", _r("R.add(y, x)", "x.data"), ["SYN-expr-1"],
+     "An attribute of a Relax variable, which has none in TVMScript."),
+    ("shape_ndim_below_minus_one",
+     _r('def main(x: R.Tensor((n, 4), dtype="float32"))',
+        'def main(x: R.Tensor((n, 4), dtype="float32"), s: R.Shape(ndim=-2))'),
+     ["SYN-sinfo-3"], "R.Shape(ndim=-2): ndim is -1 (unknown) or more."),
+    ("tuple_annotation_keyword",
+     _r('z: R.Tensor((n, 4), dtype="float32") = R.add(y, x)',
+        'z: R.Tuple(R.Tensor((n, 4), dtype="float32"), k=1) = R.add(y, x)'),
+     ["SYN-sinfo-5"], "R.Tuple takes struct info arguments, no keywords."),
+    ("callable_purity_not_bool",
+     _r('def main(x: R.Tensor((n, 4), dtype="float32"))',
+        'def main(x: R.Tensor((n, 4), dtype="float32"), f: R.Callable((R.Tensor,), R.Tensor, "no"))'),
+     ["SYN-sinfo-6"], "The purity of R.Callable is True or False, not a string."),
 ]
 
 
