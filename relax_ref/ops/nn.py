@@ -1,7 +1,8 @@
-"""Neural-network layers under ``R.nn``: normalizations (``layer_norm``, ``rms_norm``,
-``group_norm``, ``batch_norm``), convolutions (``conv1d``, ``conv2d``), pooling
-(``max_pool2d``, ``avg_pool2d``, ``adaptive_avg_pool2d``), attention (``attention``,
-``attention_bias``), ``dropout`` and ``pad`` (spec/ops/nn.md).
+"""Neural-network layers under ``R.nn`` that slide windows over spatial axes:
+convolutions (``conv1d``, ``conv2d``), pooling (``max_pool2d``, ``avg_pool2d``,
+``adaptive_avg_pool2d``), with ``dropout`` and ``pad`` (spec/ops/nn.md), and the pieces
+the other ``R.nn`` modules share (attribute converters, layouts, window counts).
+Normalizations are in ``normalization.py``, attention in ``attention.py``.
 
 Each op's struct-info rule and NumPy semantics sit side by side. The numerics follow
 TVM's legalization (``relax/transform/legalize_ops/nn.py`` and ``topi.nn``):
@@ -11,8 +12,6 @@ TVM's legalization (``relax/transform/legalize_ops/nn.py`` and ``topi.nn``):
   float8), which accumulate in float32 and are rounded once at the end;
 - max pooling pads with the dtype's lowest finite value (``tvm::min_value``), average
   pooling sums in the dtype and divides by TVM's window count (integers truncate);
-- normalizations compute their statistics in float32 for 16-bit floats;
-- attention computes ``softmax(Q K^T * scale + bias) V`` in the input dtype.
 
 Layouts: a layout is any permutation of the canonical letters (``NHWC`` for ``NCHW``,
 ``HWIO`` for ``OIHW``); layouts with split axes (``NCHW4c``) are rejected
@@ -20,7 +19,6 @@ Layouts: a layout is any permutation of the canonical letters (``NHWC`` for ``NC
 """
 from __future__ import annotations
 
-import math
 from typing import Sequence
 
 import numpy as np
@@ -28,13 +26,12 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.dtype import BOOL, FLOAT32, DataType
+from relax_ref.ir.dtype import BOOL
 from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import (
     OpRuntimeError, common_dtype, common_vdevice, expr_text, int_const, lowest_value,
-    normalize_axes, normalize_axis, provably_ne, quiet, runtime_axes, runtime_axis,
-    tensor_arg, trunc_div, working_dtype,
+    provably_ne, quiet, tensor_arg, trunc_div, working_dtype,
 )
 from .registry import (
     Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, to_dtype, to_float,
@@ -95,24 +92,6 @@ def _opt_output_size(value):
     if value is None:
         return None
     return spatial_tuple(2, "output_size")(value)
-
-
-def _opt_scale(value):
-    """The attention scale: None, or a number held as a float32 FloatImm like TVM's
-    ``Optional<FloatImm>`` attribute (printed ``T.float32(0.5)``)."""
-    if value is None:
-        return None
-    if isinstance(value, (P.FloatImm, P.IntImm)):
-        value = value.value
-    return P.FloatImm(to_float(value), FLOAT32)
-
-
-def _opt_window_size(value):
-    if value is None:
-        return None
-    if isinstance(value, P.IntImm):
-        value = value.value
-    return to_int(value)
 
 
 def layout_permutation(layout: str, canonical: str) -> tuple[int, ...] | None:
@@ -223,258 +202,6 @@ def _negative_dim_error(ctx: DeduceContext, dims: Sequence[P.PrimExpr], what: st
 def provably_indivisible(ctx: DeduceContext, a: P.PrimExpr, b: P.PrimExpr | int) -> bool:
     """Whether ``a % b != 0`` is provable: a count that cannot split into ``b`` groups."""
     return provably_ne(ctx, P.FloorMod(a, P.as_prim(b, a.dtype), a.dtype), 0)
-
-
-# =============================================================================================
-# Normalizations
-# =============================================================================================
-
-def is_norm_float(dtype: DataType) -> bool:
-    """The float kinds TVM's normalizations accept: float16/32/64 and bfloat16."""
-    return dtype.code in ("float", "bfloat")
-
-
-def norm_check(ctx: DeduceContext, data: si.TensorStructInfo,
-               params: Sequence[tuple[str, si.TensorStructInfo]], axes: Sequence[int]) -> bool:
-    """The checks shared by layer_norm, rms_norm and batch_norm (TVM's
-    ``NormCheckDtypeAndShape``); True when every parameter length is proved equal to the
-    data's length on its axis (or cannot be compared), False when one is not provable.
-
-    SI-nn-norm-1: a known data dtype is a float kind.
-    SI-nn-norm-2: a parameter's known dtype equals the data's known dtype.
-    SI-nn-norm-3: a parameter of known ndim has one dimension per axis.
-    SI-nn-norm-4: a parameter length provably different from the data's is an error.
-    Axes are checked against a known ndim (SI-op-axis-1, SI-op-axis-2)."""
-    norm_axes = normalize_axes(ctx, axes, data.ndim) if data.ndim >= 0 else None
-    if not data.dtype.is_void and not is_norm_float(data.dtype):
-        raise ctx.error(f"needs float data, found {data.dtype}", rule="SI-nn-norm-1")
-    for name, p in params:
-        if not p.dtype.is_void and not data.dtype.is_void and p.dtype != data.dtype:
-            raise ctx.error(f"{name} has dtype {p.dtype}, the data {data.dtype}",
-                            rule="SI-nn-norm-2")
-        if p.ndim >= 0 and p.ndim != len(axes):
-            raise ctx.error(f"{name} must have one dimension per axis ({len(axes)}), "
-                            f"found ndim {p.ndim}", rule="SI-nn-norm-3")
-    if data.shape is None or norm_axes is None:
-        return True
-    lengths = [data.shape[a] for a in norm_axes]
-    proved = True
-    for name, p in params:
-        if p.shape is None:
-            continue
-        for d, (want, have) in enumerate(zip(lengths, p.shape)):
-            if provably_ne(ctx, want, have):
-                raise ctx.error(f"{name} has length {expr_text(have)} on dimension {d}, "
-                                f"the data {expr_text(want)} on axis {norm_axes[d]}",
-                                rule="SI-nn-norm-4")
-            if not ctx.analyzer.prove_equal(want, have):
-                proved = False
-    return proved
-
-
-def deduce_layer_norm(ctx: DeduceContext) -> si.StructInfo:
-    """SI-nn-layer_norm-1: the data's struct info after SI-nn-norm-1..4 with gamma and
-    beta; only the data's dtype and ndim when a parameter length is not provably equal
-    to the data's (TVM's fallback)."""
-    data, gamma, beta = (tensor_arg(ctx, i) for i in range(3))
-    if norm_check(ctx, data, [("gamma", gamma), ("beta", beta)], ctx.attr("axes")):
-        return data
-    return si.TensorStructInfo(None, data.dtype, data.ndim, data.vdevice)
-
-
-def deduce_rms_norm(ctx: DeduceContext) -> si.StructInfo:
-    """SI-nn-rms_norm-1: as SI-nn-layer_norm-1 with the one parameter ``weight``."""
-    data, weight = tensor_arg(ctx, 0), tensor_arg(ctx, 1)
-    if norm_check(ctx, data, [("weight", weight)], ctx.attr("axes")):
-        return data
-    return si.TensorStructInfo(None, data.dtype, data.ndim, data.vdevice)
-
-
-def deduce_batch_norm(ctx: DeduceContext) -> si.StructInfo:
-    """SI-nn-batch_norm-1: ``(out, new_mean, new_var)``: the data's and the moving
-    statistics' struct info after SI-nn-norm-1..4 on ``axis`` with the four 1-d
-    parameters; dtype and ndim only when a length is not provably equal."""
-    data = tensor_arg(ctx, 0)
-    names = ("gamma", "beta", "moving_mean", "moving_var")
-    params = [(n, tensor_arg(ctx, i + 1)) for i, n in enumerate(names)]
-    if norm_check(ctx, data, params, [ctx.attr("axis")]):
-        return si.TupleStructInfo((data, params[2][1], params[3][1]))
-    one_d = si.TensorStructInfo(None, data.dtype, 1, data.vdevice)
-    return si.TupleStructInfo((si.TensorStructInfo(None, data.dtype, data.ndim, data.vdevice),
-                               one_d, one_d))
-
-
-def deduce_group_norm(ctx: DeduceContext) -> si.StructInfo:
-    """SI-nn-group_norm-1..4: the result has the data's struct info.
-
-    1. ``num_groups >= 1``; when the ndim is known, ``channel_axis`` and ``axes`` are in
-       range (SI-op-axis-*) and ``channel_axis`` is not among ``axes``.
-    2. A known data dtype is a float kind (SI-nn-norm-1).
-    3. A channel count provably not divisible by ``num_groups`` is an error.
-    4. gamma and beta have the data's dtype (SI-nn-norm-2), are 1-d, and a length
-       provably different from the channel count is an error."""
-    data, gamma, beta = (tensor_arg(ctx, i) for i in range(3))
-    groups = ctx.attr("num_groups")
-    if groups < 1:
-        raise ctx.error(f"num_groups must be >= 1, found {groups}", rule="SI-nn-group_norm-1")
-    channel_axis = None
-    if data.ndim >= 0:
-        channel_axis = normalize_axis(ctx, ctx.attr("channel_axis"), data.ndim, "channel_axis")
-        axes = normalize_axes(ctx, ctx.attr("axes"), data.ndim)
-        if channel_axis in axes:
-            raise ctx.error(f"channel_axis {channel_axis} must not be among the axes "
-                            f"{list(ctx.attr('axes'))}", rule="SI-nn-group_norm-1")
-    if not data.dtype.is_void and not is_norm_float(data.dtype):
-        raise ctx.error(f"needs float data, found {data.dtype}", rule="SI-nn-norm-1")
-    channels = data.shape[channel_axis] if data.shape is not None and channel_axis is not None \
-        else None
-    if channels is not None and provably_indivisible(ctx, channels, groups):
-        raise ctx.error(f"the channel count {expr_text(channels)} is not divisible by "
-                        f"num_groups {groups}", rule="SI-nn-group_norm-3")
-    for name, p in (("gamma", gamma), ("beta", beta)):
-        if not p.dtype.is_void and not data.dtype.is_void and p.dtype != data.dtype:
-            raise ctx.error(f"{name} has dtype {p.dtype}, the data {data.dtype}",
-                            rule="SI-nn-norm-2")
-        if p.ndim >= 0 and p.ndim != 1:
-            raise ctx.error(f"{name} must be 1-d, found ndim {p.ndim}", rule="SI-nn-group_norm-4")
-        if channels is not None and p.shape is not None and \
-                provably_ne(ctx, channels, p.shape[0]):
-            raise ctx.error(f"{name} has length {expr_text(p.shape[0])}, the channel axis "
-                            f"{expr_text(channels)}", rule="SI-nn-group_norm-4")
-    return data
-
-
-# -- normalization semantics -----------------------------------------------------------------
-
-def _stat_dtype(dtype: np.dtype) -> np.dtype:
-    """Statistics of 16-bit (and narrower) floats are computed in float32 (topi)."""
-    return np.dtype(np.float32) if dtype.itemsize < 4 else dtype
-
-
-def _param_broadcast(p: np.ndarray, x: np.ndarray, axes: list[int], name: str,
-                     rule: str) -> np.ndarray:
-    """EXEC-nn-norm-1: parameter dimension j has the data's length on ``axes[j]``; the
-    parameter is returned reshaped to broadcast against the data."""
-    want = tuple(x.shape[a] for a in axes)
-    if p.shape != want:
-        raise OpRuntimeError("shape_mismatch", f"{name} has shape {p.shape}, expected {want}",
-                             rule=rule)
-    shape = [x.shape[i] if i in axes else 1 for i in range(x.ndim)]
-    if all(a < b for a, b in zip(axes, axes[1:])):  # already in the data's order
-        return p.reshape(shape)
-    order = sorted(range(len(axes)), key=lambda j: axes[j])
-    return np.transpose(p, order).reshape(shape)
-
-
-def _scale_and_center(attrs, out: np.ndarray, gamma: np.ndarray, beta: np.ndarray
-                      ) -> np.ndarray:
-    """The normalizations' last step: ``* gamma`` when ``scale``, then ``+ beta`` when
-    ``center``, each rounded to the data's dtype (``gamma``/``beta`` broadcast)."""
-    if attrs.get("scale"):
-        out = (out * gamma).astype(out.dtype)
-    if attrs.get("center"):
-        out = (out + beta).astype(out.dtype)
-    return out
-
-
-@quiet
-def _layer_norm(attrs, x, gamma, beta):
-    """EXEC-nn-layer_norm-1: ``(x - mean) * rsqrt(var + eps)`` over ``axes`` (two-pass,
-    population variance, statistics in float32 for 16-bit floats), rounded to the dtype,
-    then ``* gamma`` when ``scale`` and ``+ beta`` when ``center``."""
-    axes = runtime_axes(attrs.get("axes"), x.ndim, "EXEC-nn-norm-1")
-    g = _param_broadcast(gamma, x, axes, "gamma", "EXEC-nn-norm-1")
-    b = _param_broadcast(beta, x, axes, "beta", "EXEC-nn-norm-1")
-    st = _stat_dtype(x.dtype)
-    xs = x.astype(st)
-    count = st.type(math.prod(x.shape[a] for a in axes))
-    mean = np.sum(xs, axis=tuple(axes), keepdims=True, dtype=st) / count
-    var = np.sum((xs - mean) * (xs - mean), axis=tuple(axes), keepdims=True, dtype=st) / count
-    eps = st.type(attrs.get("epsilon"))
-    out = ((xs - mean) * (st.type(1) / np.sqrt(var + eps))).astype(x.dtype)
-    return _scale_and_center(attrs, out, g, b)
-
-
-@quiet
-def _rms_norm(attrs, x, weight):
-    """EXEC-nn-rms_norm-1: ``rsqrt(mean(x*x) + eps) * x * weight`` over ``axes``, in
-    float32 (float64 for float64 data), rounded to the dtype once."""
-    axes = runtime_axes(attrs.get("axes"), x.ndim, "EXEC-nn-norm-1")
-    w = _param_broadcast(weight, x, axes, "weight", "EXEC-nn-norm-1")
-    st = np.dtype(np.float64) if x.dtype == np.float64 else np.dtype(np.float32)
-    xs = x.astype(st, copy=False)
-    count = st.type(math.prod(x.shape[a] for a in axes))
-    work = xs * xs
-    square_sum = work.sum(axis=tuple(axes), keepdims=True, dtype=st)
-    rs = st.type(1) / np.sqrt(square_sum / count + st.type(attrs.get("epsilon")))
-    # rs * xs * weight, reusing the buffer of the squares (products commute in IEEE).
-    np.multiply(xs, rs, out=work)
-    np.multiply(work, w.astype(st, copy=False), out=work)
-    return work.astype(x.dtype, copy=False)
-
-
-@quiet
-def _group_norm(attrs, x, gamma, beta):
-    """EXEC-nn-group_norm-1: the channel axis splits into ``(num_groups, C/num_groups)``;
-    mean and variance (``E[x^2] - E[x]^2``, as topi) over the group's channels and
-    ``axes``, in float32 for 16-bit floats; then per-channel ``gamma`` (when ``scale``)
-    and ``beta`` (when ``center``)."""
-    groups = attrs.get("num_groups")
-    c_axis = runtime_axis(attrs.get("channel_axis"), x.ndim, "EXEC-nn-norm-1")
-    axes = runtime_axes(attrs.get("axes"), x.ndim, "EXEC-nn-norm-1")
-    channels = x.shape[c_axis]
-    if channels % groups:
-        raise OpRuntimeError("shape_mismatch", f"{channels} channels do not split into "
-                             f"{groups} groups", rule="EXEC-nn-norm-1")
-    for name, p in (("gamma", gamma), ("beta", beta)):
-        if p.shape != (channels,):
-            raise OpRuntimeError("shape_mismatch", f"{name} has shape {p.shape}, expected "
-                                 f"({channels},)", rule="EXEC-nn-norm-1")
-    st = _stat_dtype(x.dtype)
-    split = x.shape[:c_axis] + (groups, channels // groups) + x.shape[c_axis + 1:]
-    xs = x.reshape(split).astype(st)
-    red = tuple(sorted([c_axis + 1] + [a if a < c_axis else a + 1 for a in axes]))
-    count = st.type(math.prod(split[a] for a in red))
-    mean = np.sum(xs, axis=red, keepdims=True, dtype=st) / count
-    var = np.sum(xs * xs, axis=red, keepdims=True, dtype=st) / count - mean * mean
-    eps = st.type(attrs.get("epsilon"))
-    out = ((xs - mean) * (st.type(1) / np.sqrt(var + eps))).astype(x.dtype)
-    pshape = [1] * len(split)
-    pshape[c_axis], pshape[c_axis + 1] = groups, channels // groups
-    out = _scale_and_center(attrs, out, gamma.reshape(pshape), beta.reshape(pshape))
-    return out.reshape(x.shape)
-
-
-@quiet
-def _batch_norm(attrs, x, gamma, beta, moving_mean, moving_var):
-    """EXEC-nn-batch_norm-1: inference (``training=False``) normalizes with the moving
-    statistics and returns them unchanged; training normalizes with the batch mean and
-    population variance over every other axis and returns the moving statistics updated
-    by ``momentum``. ``gamma`` only when ``scale``, ``beta`` only when ``center``. All
-    arithmetic in the data's dtype (topi.nn.batch_norm)."""
-    axis = runtime_axis(attrs.get("axis"), x.ndim, "EXEC-nn-norm-1")
-    params = [_param_broadcast(p, x, [axis], name, "EXEC-nn-norm-1") for p, name in
-              ((gamma, "gamma"), (beta, "beta"), (moving_mean, "moving_mean"),
-               (moving_var, "moving_var"))]
-    g, b, mm, mv = params
-    eps = x.dtype.type(attrs.get("epsilon"))
-    if attrs.get("training"):
-        red = tuple(i for i in range(x.ndim) if i != axis)
-        count = x.dtype.type(math.prod(x.shape[i] for i in red))
-        mean = (np.sum(x, axis=red, keepdims=True, dtype=x.dtype) / count).astype(x.dtype)
-        var = (np.sum((x - mean) * (x - mean), axis=red, keepdims=True, dtype=x.dtype)
-               / count).astype(x.dtype)
-        out = ((x - mean) / np.sqrt(var + eps)).astype(x.dtype)
-    else:
-        out = ((x - mm) / np.sqrt(mv + eps)).astype(x.dtype)
-    out = _scale_and_center(attrs, out, g, b)
-    if not attrs.get("training"):
-        return out, moving_mean.copy(), moving_var.copy()
-    momentum = x.dtype.type(attrs.get("momentum"))
-    one = x.dtype.type(1)
-    new_mean = ((one - momentum) * moving_mean + momentum * mean.reshape(-1)).astype(x.dtype)
-    new_var = ((one - momentum) * moving_var + momentum * var.reshape(-1)).astype(x.dtype)
-    return out, new_mean, new_var
 
 
 # =============================================================================================
@@ -754,145 +481,6 @@ def _adaptive_avg_pool2d(attrs, data):
 
 
 # =============================================================================================
-# Attention
-# =============================================================================================
-
-def deduce_attention(ctx: DeduceContext) -> si.StructInfo:
-    """SI-nn-attention-1..5: query ``(B, Sq, H, D)``, key ``(B, Skv, Hk, D)``, value
-    ``(B, Skv, Hv, Dv)``, optional bias broadcastable to ``(B, H, Sq, Skv)``; the result is
-    ``(B, Sq, H, Dv)`` in the common dtype.
-
-    1. Each operand of known ndim is 4-d (bias included).
-    2. Provably different batch sizes, key/value lengths or query/key head dimensions
-       are errors; so is a query head count provably not a multiple of the key's or the
-       value's (grouped-query attention).
-    3. Each bias dimension is 1 or provably not different from the corresponding one;
-       the last is provably not different from Skv.
-    4. The dtypes agree (SI-op-dtype-1).
-    5. ``window_size`` (>= 1) needs a ``causal_mask``.
-    The shape is known when query and value shapes are."""
-    q, k, v = (tensor_arg(ctx, i, n) for i, n in enumerate(("query", "key", "value")))
-    bias = tensor_arg(ctx, 3, "bias") if len(ctx.args) > 3 else None
-    named = [("query", q), ("key", k), ("value", v)] + ([("bias", bias)] if bias else [])
-    for name, t in named:
-        if t.ndim >= 0 and t.ndim != 4:
-            raise ctx.error(f"the {name} must be 4-d (batch, sequence, heads, head_dim), "
-                            f"found ndim {t.ndim}", rule="SI-nn-attention-1")
-    dtype = common_dtype(ctx, *(t.dtype for _, t in named))
-    window = ctx.attr("window_size")
-    if window is not None:
-        if window < 1:
-            raise ctx.error(f"window_size must be >= 1, found {window}", rule="SI-nn-attention-5")
-        if ctx.attr("causal_mask") is None:
-            raise ctx.error("window_size needs a causal_mask", rule="SI-nn-attention-5")
-
-    def must_not_differ(a, b, what):
-        if provably_ne(ctx, a, b):
-            raise ctx.error(f"{what} differ: {expr_text(a)} and {expr_text(b)}",
-                            rule="SI-nn-attention-2")
-
-    def must_divide(heads, other, what):
-        if ctx.analyzer.can_prove(P.EQ(other, P.IntImm(0, other.dtype), BOOL)) or \
-                provably_indivisible(ctx, heads, other):
-            raise ctx.error(f"the query's {expr_text(heads)} heads are not a multiple of the "
-                            f"{what}'s {expr_text(other)}", rule="SI-nn-attention-2")
-
-    if q.shape is not None and k.shape is not None:
-        must_not_differ(q.shape[0], k.shape[0], "the query and key batch sizes")
-        must_not_differ(q.shape[3], k.shape[3], "the query and key head dimensions")
-        must_divide(q.shape[2], k.shape[2], "key")
-    if q.shape is not None and v.shape is not None:
-        must_not_differ(q.shape[0], v.shape[0], "the query and value batch sizes")
-        must_divide(q.shape[2], v.shape[2], "value")
-    if k.shape is not None and v.shape is not None:
-        must_not_differ(k.shape[1], v.shape[1], "the key and value sequence lengths")
-    if bias is not None and bias.shape is not None:
-        full = [q.shape[0], q.shape[2], q.shape[1]] if q.shape is not None else [None] * 3
-        skv = k.shape[1] if k.shape is not None else (v.shape[1] if v.shape is not None else None)
-        for dim, want, what in zip(bias.shape, full + [skv],
-                                   ("batch size", "head count", "query length", "key length")):
-            if want is None or (int_const(dim) == 1 and what != "key length"):
-                continue
-            if provably_ne(ctx, dim, want):
-                raise ctx.error(f"the bias {what} {expr_text(dim)} is neither 1 nor "
-                                f"{expr_text(want)}" if what != "key length" else
-                                f"the bias key length {expr_text(dim)} differs from "
-                                f"{expr_text(want)}",
-                                rule="SI-nn-attention-3")
-    if q.shape is None or v.shape is None:
-        return si.TensorStructInfo(None, dtype, 4, q.vdevice)
-    return si.TensorStructInfo((q.shape[0], q.shape[1], q.shape[2], v.shape[3]), dtype,
-                               vdevice=q.vdevice)
-
-
-def attention_mask(seq_q: int, seq_kv: int, causal_mask: str | None,
-                   window_size: int | None) -> np.ndarray | None:
-    """EXEC-nn-attention-2: which keys each query sees, or None for all. ``TopLeft``:
-    key ``j`` is visible to query ``i`` iff ``j <= i``; ``BottomRight``: iff
-    ``j <= i + |seq_q - seq_kv|`` (TVM's documented mask, ``np.tril(k=abs(...))``). A
-    window additionally hides keys ``j < i + offset - (window_size - 1)``."""
-    if causal_mask is None:
-        return None
-    offset = 0 if causal_mask == "TopLeft" else abs(seq_q - seq_kv)
-    i = np.arange(seq_q)[:, None]
-    j = np.arange(seq_kv)[None, :]
-    visible = j <= i + offset
-    if window_size is not None:
-        visible &= j >= i + offset - (window_size - 1)
-    return visible
-
-
-@quiet
-def _attention(attrs, q, k, v, bias=None):
-    """EXEC-nn-attention-1..2: ``softmax(Q K^T * scale + bias) V`` per batch and query
-    head, query head ``h`` reading key/value head ``h // (H / Hk)``; ``scale`` None means
-    ``1 / sqrt(D)``; masked keys get weight 0 (a row that sees no key is NaN). Computed
-    in the dtype."""
-    rule = "EXEC-nn-attention-1"
-    for name, t in (("query", q), ("key", k), ("value", v)):
-        if t.ndim != 4:
-            raise OpRuntimeError("shape_mismatch", f"the {name} must be 4-d, found "
-                                 f"{t.ndim}-d", rule=rule)
-    b, sq, h, d = q.shape
-    hk, hv = k.shape[2], v.shape[2]
-    if k.shape[0] != b or v.shape[0] != b or k.shape[3] != d or k.shape[1] != v.shape[1] \
-            or any((x == 0 and h != 0) or (x != 0 and h % x) for x in (hk, hv)):
-        raise OpRuntimeError("shape_mismatch", f"query {q.shape}, key {k.shape} and value "
-                             f"{v.shape} do not agree", rule=rule)
-    skv = k.shape[1]
-    dt = working_dtype(q.dtype)
-    qt = q.astype(dt).transpose(0, 2, 1, 3)
-    kt = np.repeat(k.astype(dt).transpose(0, 2, 1, 3), h // hk if hk else 1, axis=1)
-    vt = np.repeat(v.astype(dt).transpose(0, 2, 1, 3), h // hv if hv else 1, axis=1)
-    p = np.matmul(qt, np.swapaxes(kt, -1, -2))
-    scale = attrs.get("scale")
-    if scale is None:
-        p = p / np.sqrt(dt.type(d))
-    else:
-        p = p * dt.type(scale.value)
-    if bias is not None:
-        try:
-            if np.broadcast_shapes(bias.shape, p.shape) != p.shape:
-                raise ValueError
-        except ValueError:
-            raise OpRuntimeError("shape_mismatch", f"the bias {bias.shape} does not broadcast "
-                                 f"to {p.shape}", rule=rule) from None
-        p = p + bias.astype(dt)
-    p = p.astype(dt)
-    mask = attention_mask(sq, skv, attrs.get("causal_mask"), attrs.get("window_size"))
-    if mask is None:
-        m = p.max(axis=-1, keepdims=True, initial=lowest_value(dt)) if skv else p
-        e = np.exp(p - m)
-    else:
-        m = np.where(mask, p, lowest_value(dt)).max(axis=-1, keepdims=True,
-                                                     initial=lowest_value(dt))
-        e = np.where(mask, np.exp(p - m), dt.type(0))
-    s = (e / e.sum(axis=-1, keepdims=True, dtype=dt)).astype(dt)
-    out = np.matmul(s, vt).astype(q.dtype)
-    return np.ascontiguousarray(out.transpose(0, 2, 1, 3))
-
-
-# =============================================================================================
 # Dropout and pad
 # =============================================================================================
 
@@ -982,28 +570,11 @@ def _pad(attrs, x):
 # Registration
 # =============================================================================================
 
+
 def _register_all() -> None:
     def op(name, operands, attrs, deduce, compute, rule, **extra):
         register(OpDef(f"relax.nn.{name}", operands, attrs, deduce=deduce, compute=compute,
                        family=FAMILY, spec_rule=rule, **extra))
-
-    norm_attrs = (Attr("epsilon", 1e-5, to_float), Attr("center", True, to_bool),
-                  Attr("scale", True, to_bool))
-    op("layer_norm", (Operand("data"), Operand("gamma"), Operand("beta")),
-       (Attr("axes", convert=to_int_tuple),) + norm_attrs,
-       deduce_layer_norm, _layer_norm, "SI-nn-layer_norm-1")
-    op("rms_norm", (Operand("data"), Operand("weight")),
-       (Attr("axes", -1, to_int_tuple), Attr("epsilon", 1e-5, to_float)),
-       deduce_rms_norm, _rms_norm, "SI-nn-rms_norm-1")
-    op("group_norm", (Operand("data"), Operand("gamma"), Operand("beta")),
-       (Attr("num_groups", convert=to_int), Attr("channel_axis", convert=to_int),
-        Attr("axes", convert=to_int_tuple)) + norm_attrs,
-       deduce_group_norm, _group_norm, "SI-nn-group_norm-1")
-    op("batch_norm", tuple(Operand(n) for n in ("data", "gamma", "beta", "moving_mean",
-                                                "moving_var")),
-       (Attr("axis", convert=to_int),) + norm_attrs +
-       (Attr("momentum", 0.1, to_float), Attr("training", True, to_bool)),
-       deduce_batch_norm, _batch_norm, "SI-nn-batch_norm-1")
 
     for nsp, name in ((1, "conv1d"), (2, "conv2d")):
         data_canon, kernel_canon = _CONV_LAYOUTS[nsp]
@@ -1035,16 +606,6 @@ def _register_all() -> None:
        deduce_adaptive_avg_pool2d, _adaptive_avg_pool2d, "SI-nn-adaptive_pool-1",
        bind=pool_layout)
 
-    attention_attrs = (Attr("scale", None, _opt_scale),
-                       Attr("causal_mask", None, _opt_causal_mask),
-                       Attr("window_size", None, _opt_window_size))
-    op("attention", (Operand("query"), Operand("key"), Operand("value"),
-                     Operand("bias", optional=True)),
-       attention_attrs, deduce_attention, _attention, "SI-nn-attention-1",
-       when_given=(("bias", "relax.nn.attention_bias"),))
-    op("attention_bias", (Operand("query"), Operand("key"), Operand("value"), Operand("bias")),
-       attention_attrs, deduce_attention, _attention, "SI-nn-attention-1")
-
     op("dropout", (Operand("data"),), (Attr("rate", 0.5, to_float),), deduce_dropout,
        _dropout, "SI-nn-dropout-1")
     op("pad", (Operand("data"),),
@@ -1052,12 +613,6 @@ def _register_all() -> None:
         Attr("pad_mode", "constant", one_of(*_PAD_MODES)),
         Attr("pad_value", 0.0, to_float)),
        deduce_pad, _pad, "SI-nn-pad-1")
-
-
-def _opt_causal_mask(value):
-    if value is None:
-        return None
-    return one_of("TopLeft", "BottomRight")(value)
 
 
 _register_all()

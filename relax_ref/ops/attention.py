@@ -1,0 +1,198 @@
+"""``R.nn.attention`` and ``R.nn.attention_bias`` (spec/ops/nn.md, SI-nn-attention-*):
+``softmax(Q K^T * scale + bias) V`` in the input dtype, with TVM's causal masks.
+"""
+from __future__ import annotations
+
+
+import numpy as np
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import struct_info as si
+from relax_ref.ir.dtype import BOOL, FLOAT32
+
+from .common import (
+    OpRuntimeError, common_dtype, expr_text, int_const, lowest_value, provably_ne, quiet,
+    tensor_arg, working_dtype,
+)
+from .nn import provably_indivisible
+from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_float, to_int
+
+FAMILY = "nn"  # spec/ops/nn.md
+
+
+def _opt_scale(value):
+    """The attention scale: None, or a number held as a float32 FloatImm like TVM's
+    ``Optional<FloatImm>`` attribute (printed ``T.float32(0.5)``)."""
+    if value is None:
+        return None
+    if isinstance(value, (P.FloatImm, P.IntImm)):
+        value = value.value
+    return P.FloatImm(to_float(value), FLOAT32)
+
+
+def _opt_window_size(value):
+    if value is None:
+        return None
+    if isinstance(value, P.IntImm):
+        value = value.value
+    return to_int(value)
+
+
+def _opt_causal_mask(value):
+    if value is None:
+        return None
+    return one_of("TopLeft", "BottomRight")(value)
+
+
+def deduce_attention(ctx: DeduceContext) -> si.StructInfo:
+    """SI-nn-attention-1..5: query ``(B, Sq, H, D)``, key ``(B, Skv, Hk, D)``, value
+    ``(B, Skv, Hv, Dv)``, optional bias broadcastable to ``(B, H, Sq, Skv)``; the result is
+    ``(B, Sq, H, Dv)`` in the common dtype.
+
+    1. Each operand of known ndim is 4-d (bias included).
+    2. Provably different batch sizes, key/value lengths or query/key head dimensions
+       are errors; so is a query head count provably not a multiple of the key's or the
+       value's (grouped-query attention).
+    3. Each bias dimension is 1 or provably not different from the corresponding one;
+       the last is provably not different from Skv.
+    4. The dtypes agree (SI-op-dtype-1).
+    5. ``window_size`` (>= 1) needs a ``causal_mask``.
+    The shape is known when query and value shapes are."""
+    q, k, v = (tensor_arg(ctx, i, n) for i, n in enumerate(("query", "key", "value")))
+    bias = tensor_arg(ctx, 3, "bias") if len(ctx.args) > 3 else None
+    named = [("query", q), ("key", k), ("value", v)] + ([("bias", bias)] if bias else [])
+    for name, t in named:
+        if t.ndim >= 0 and t.ndim != 4:
+            raise ctx.error(f"the {name} must be 4-d (batch, sequence, heads, head_dim), "
+                            f"found ndim {t.ndim}", rule="SI-nn-attention-1")
+    dtype = common_dtype(ctx, *(t.dtype for _, t in named))
+    window = ctx.attr("window_size")
+    if window is not None:
+        if window < 1:
+            raise ctx.error(f"window_size must be >= 1, found {window}", rule="SI-nn-attention-5")
+        if ctx.attr("causal_mask") is None:
+            raise ctx.error("window_size needs a causal_mask", rule="SI-nn-attention-5")
+
+    def must_not_differ(a, b, what):
+        if provably_ne(ctx, a, b):
+            raise ctx.error(f"{what} differ: {expr_text(a)} and {expr_text(b)}",
+                            rule="SI-nn-attention-2")
+
+    def must_divide(heads, other, what):
+        if ctx.analyzer.can_prove(P.EQ(other, P.IntImm(0, other.dtype), BOOL)) or \
+                provably_indivisible(ctx, heads, other):
+            raise ctx.error(f"the query's {expr_text(heads)} heads are not a multiple of the "
+                            f"{what}'s {expr_text(other)}", rule="SI-nn-attention-2")
+
+    if q.shape is not None and k.shape is not None:
+        must_not_differ(q.shape[0], k.shape[0], "the query and key batch sizes")
+        must_not_differ(q.shape[3], k.shape[3], "the query and key head dimensions")
+        must_divide(q.shape[2], k.shape[2], "key")
+    if q.shape is not None and v.shape is not None:
+        must_not_differ(q.shape[0], v.shape[0], "the query and value batch sizes")
+        must_divide(q.shape[2], v.shape[2], "value")
+    if k.shape is not None and v.shape is not None:
+        must_not_differ(k.shape[1], v.shape[1], "the key and value sequence lengths")
+    if bias is not None and bias.shape is not None:
+        full = [q.shape[0], q.shape[2], q.shape[1]] if q.shape is not None else [None] * 3
+        skv = k.shape[1] if k.shape is not None else (v.shape[1] if v.shape is not None else None)
+        for dim, want, what in zip(bias.shape, full + [skv],
+                                   ("batch size", "head count", "query length", "key length")):
+            if want is None or (int_const(dim) == 1 and what != "key length"):
+                continue
+            if provably_ne(ctx, dim, want):
+                raise ctx.error(f"the bias {what} {expr_text(dim)} is neither 1 nor "
+                                f"{expr_text(want)}" if what != "key length" else
+                                f"the bias key length {expr_text(dim)} differs from "
+                                f"{expr_text(want)}",
+                                rule="SI-nn-attention-3")
+    if q.shape is None or v.shape is None:
+        return si.TensorStructInfo(None, dtype, 4, q.vdevice)
+    return si.TensorStructInfo((q.shape[0], q.shape[1], q.shape[2], v.shape[3]), dtype,
+                               vdevice=q.vdevice)
+
+
+def attention_mask(seq_q: int, seq_kv: int, causal_mask: str | None,
+                   window_size: int | None) -> np.ndarray | None:
+    """EXEC-nn-attention-2: which keys each query sees, or None for all. ``TopLeft``:
+    key ``j`` is visible to query ``i`` iff ``j <= i``; ``BottomRight``: iff
+    ``j <= i + |seq_q - seq_kv|`` (TVM's documented mask, ``np.tril(k=abs(...))``). A
+    window additionally hides keys ``j < i + offset - (window_size - 1)``."""
+    if causal_mask is None:
+        return None
+    offset = 0 if causal_mask == "TopLeft" else abs(seq_q - seq_kv)
+    i = np.arange(seq_q)[:, None]
+    j = np.arange(seq_kv)[None, :]
+    visible = j <= i + offset
+    if window_size is not None:
+        visible &= j >= i + offset - (window_size - 1)
+    return visible
+
+
+@quiet
+def _attention(attrs, q, k, v, bias=None):
+    """EXEC-nn-attention-1..2: ``softmax(Q K^T * scale + bias) V`` per batch and query
+    head, query head ``h`` reading key/value head ``h // (H / Hk)``; ``scale`` None means
+    ``1 / sqrt(D)``; masked keys get weight 0 (a row that sees no key is NaN). Computed
+    in the dtype."""
+    rule = "EXEC-nn-attention-1"
+    for name, t in (("query", q), ("key", k), ("value", v)):
+        if t.ndim != 4:
+            raise OpRuntimeError("shape_mismatch", f"the {name} must be 4-d, found "
+                                 f"{t.ndim}-d", rule=rule)
+    b, sq, h, d = q.shape
+    hk, hv = k.shape[2], v.shape[2]
+    if k.shape[0] != b or v.shape[0] != b or k.shape[3] != d or k.shape[1] != v.shape[1] \
+            or any((x == 0 and h != 0) or (x != 0 and h % x) for x in (hk, hv)):
+        raise OpRuntimeError("shape_mismatch", f"query {q.shape}, key {k.shape} and value "
+                             f"{v.shape} do not agree", rule=rule)
+    skv = k.shape[1]
+    dt = working_dtype(q.dtype)
+    qt = q.astype(dt).transpose(0, 2, 1, 3)
+    kt = np.repeat(k.astype(dt).transpose(0, 2, 1, 3), h // hk if hk else 1, axis=1)
+    vt = np.repeat(v.astype(dt).transpose(0, 2, 1, 3), h // hv if hv else 1, axis=1)
+    p = np.matmul(qt, np.swapaxes(kt, -1, -2))
+    scale = attrs.get("scale")
+    if scale is None:
+        p = p / np.sqrt(dt.type(d))
+    else:
+        p = p * dt.type(scale.value)
+    if bias is not None:
+        try:
+            if np.broadcast_shapes(bias.shape, p.shape) != p.shape:
+                raise ValueError
+        except ValueError:
+            raise OpRuntimeError("shape_mismatch", f"the bias {bias.shape} does not broadcast "
+                                 f"to {p.shape}", rule=rule) from None
+        p = p + bias.astype(dt)
+    p = p.astype(dt)
+    mask = attention_mask(sq, skv, attrs.get("causal_mask"), attrs.get("window_size"))
+    if mask is None:
+        m = p.max(axis=-1, keepdims=True, initial=lowest_value(dt)) if skv else p
+        e = np.exp(p - m)
+    else:
+        m = np.where(mask, p, lowest_value(dt)).max(axis=-1, keepdims=True,
+                                                     initial=lowest_value(dt))
+        e = np.where(mask, np.exp(p - m), dt.type(0))
+    s = (e / e.sum(axis=-1, keepdims=True, dtype=dt)).astype(dt)
+    out = np.matmul(s, vt).astype(q.dtype)
+    return np.ascontiguousarray(out.transpose(0, 2, 1, 3))
+
+
+def _register_all() -> None:
+    def op(name, operands, attrs, deduce, compute, rule, **extra):
+        register(OpDef(f"relax.nn.{name}", operands, attrs, deduce=deduce, compute=compute,
+                       family=FAMILY, spec_rule=rule, **extra))
+
+    attention_attrs = (Attr("scale", None, _opt_scale),
+                       Attr("causal_mask", None, _opt_causal_mask),
+                       Attr("window_size", None, _opt_window_size))
+    op("attention", (Operand("query"), Operand("key"), Operand("value"),
+                     Operand("bias", optional=True)),
+       attention_attrs, deduce_attention, _attention, "SI-nn-attention-1",
+       when_given=(("bias", "relax.nn.attention_bias"),))
+    op("attention_bias", (Operand("query"), Operand("key"), Operand("value"), Operand("bias")),
+       attention_attrs, deduce_attention, _attention, "SI-nn-attention-1")
+
+
+_register_all()
