@@ -38,6 +38,7 @@ RULES: dict[str, str] = {
     "WF-sym-3": "a return annotation uses only symbolic variables the parameters define",
     "WF-sym-4": "a symbolic or TIR variable belongs to one function of the module",
     "WF-shape-1": "the values of R.shape([...]) are integers",
+    "WF-dtype-1": "a tensor's elements are scalars (no vector dtype such as float32x4)",
     "WF-pure-1": "a dataflow block contains no impure call",
     "WF-pure-2": "a pure function contains no impure call unless it forces purity",
     "WF-pure-3": "relax.force_pure is set only on a function declared pure",
@@ -380,9 +381,17 @@ class _RelaxChecker:
         self.report(rule, f"{what} uses the symbolic variable {getattr(v, 'name', '?')!r}, "
                     f"which is not defined here{tail}", span)
 
-    def sinfo_uses(self, s, span: Span | None, rule: str, what: str) -> None:
+    def sinfo_uses(self, s, span: Span | None, rule: str, what: str, *,
+                   dtypes: bool = True) -> None:
         """Every symbolic variable in ``s`` is in scope, except those that a nested
-        R.Callable's own parameters define."""
+        R.Callable's own parameters define; and (``dtypes``) every tensor in ``s`` has
+        scalar elements (WF-dtype-1)."""
+        if dtypes:
+            for dtype in _vector_tensor_dtypes(s):
+                self.report("WF-dtype-1", f"{what} is a tensor of {dtype}: a Relax tensor's "
+                            f"elements are scalars (vector types such as {dtype} exist in "
+                            f"PrimFuncs only); use R.Tensor(..., \"{dtype.element_of}\") "
+                            f"with one more dimension of {dtype.lanes}", span)
         missing: dict[int, P.Var] = {}
         if not self._sinfo_free(s, frozenset(), missing, span, what):
             return
@@ -460,7 +469,7 @@ class _RelaxChecker:
         if self.normalized:
             if isinstance(func.struct_info, si.FuncStructInfo):
                 self.sinfo_uses(func.struct_info, span, "WF-sym-3",
-                                f"the struct info of function {name!r}")
+                                f"the struct info of function {name!r}", dtypes=False)
             else:
                 self.report("WF-anf-4", f"function {name!r} has no FuncStructInfo", span)
         if isinstance(func.body, rx.SeqExpr):
@@ -738,6 +747,17 @@ class _RelaxChecker:
                         f"{_count(n_out, 'output')} and {_count(n_vars, 'tir_var')} to "
                         f"{callee.name_hint!r}, which has "
                         f"{_count(len(target.params), 'parameter')}", span)
+
+
+def _vector_tensor_dtypes(s) -> list:
+    """The dtypes with several lanes of the tensors in struct info ``s`` (WF-dtype-1)."""
+    if isinstance(s, si.TensorStructInfo):
+        return [s.dtype] if s.dtype.lanes > 1 else []
+    if isinstance(s, si.TupleStructInfo):
+        return [d for f in s.fields for d in _vector_tensor_dtypes(f)]
+    if isinstance(s, si.FuncStructInfo):
+        return [d for f in (s.params or ()) + (s.ret,) for d in _vector_tensor_dtypes(f)]
+    return []
 
 
 def _span_of(e) -> Span | None:

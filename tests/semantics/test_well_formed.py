@@ -677,6 +677,14 @@ class Module:
         s = R.shape([T.float32(1.5)])  # error: WF-shape-1
         return s
 '''),
+    Case("tensor-of-vector-dtype", '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32x4")):  # error: WF-dtype-1
+        y: R.Tuple(R.Tensor((4,), "float32x4")) = (x,)  # error: WF-dtype-1
+        return x
+'''),
 ]
 
 # WF-pure-*: purity ---------------------------------------------------------------------------------
@@ -1596,6 +1604,8 @@ TVM_VERDICTS: dict[str, tuple[str, str]] = {
         "accepts", "TVM's parser gives the nested function a fresh m of its own and erases "
                    "its return annotation to R.Tensor(ndim=1)"),
     "shape-of-floats": ("parse-rejects", "R.shape takes int64 values"),
+    "tensor-of-vector-dtype": ("accepts", "TVM's tensors may have vector dtypes; no Relax "
+                               "op computes on them"),
     "impure-alloc-tensor-in-dataflow": ("accepts", "TVM's FPurity marks allocations pure"),
     "impure-alloc-storage-in-dataflow": ("accepts", "TVM's FPurity marks allocations pure"),
     "impure-alloc-tensor-in-pure-function": ("accepts", "TVM's FPurity marks allocations "
