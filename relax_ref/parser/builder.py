@@ -207,7 +207,8 @@ def _bind_import(path: tuple[str, ...], alias: str | None, module: tuple[str, ..
         if path[0] != "tvm":
             env.ignored_imports[path[0]] = text
         return
-    if short != path or path == ("tvm",):
+    if short != path or path in (("tvm",), ("tvm", "relax")):
+        # A script namespace, or tvm / tvm.relax, whose op builders read as R's.
         env.aliases[alias] = short
     else:
         env.ignored_imports[alias] = text

@@ -162,6 +162,10 @@ class RelaxReader(Reader):
             bindings.append(self.local_function(stmt, dataflow_outputs))
         elif kind == "pass_stmt":
             return
+        elif kind == "aug_assign":
+            raise self.error(f"`{stmt.children[1]}` is not part of a Relax function: bindings "
+                             f"are immutable; bind a new name (y = R.add(x, 1))", stmt,
+                             rule="SYN-relax-1")
         elif kind == "simple_stmt":
             for small in stmt.children:
                 if small is not None:
@@ -672,6 +676,16 @@ class RelaxReader(Reader):
         if _is_tensorish(a) and op == "-":
             return rx.Call(rx.Op("relax.negative"), (a,), span=self.ctx.span(node))
         return super().unary(op, a, node)
+
+    def attribute(self, base, name: str, node):
+        """``x.struct_info`` (or ``x.ty``, TVM's newer name) of a Relax variable is its
+        annotation (SYN-expr-4)."""
+        if isinstance(base, rx.Var) and name in ("struct_info", "ty"):
+            if base.struct_info is None:
+                raise self.error(f"{base.name_hint!r} has no annotation to take", node,
+                                 rule="SYN-expr-4")
+            return base.struct_info
+        return super().attribute(base, name, node)
 
     def subscript(self, base, subs: list, node):
         if isinstance(base, rx.Expr) and not isinstance(base, (rx.GlobalVar, rx.Op)):

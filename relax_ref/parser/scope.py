@@ -78,6 +78,15 @@ SCRIPT_PACKAGES = {
     ("tvm", "script", "tirx"): ("T",),
     ("tvm", "script", "parser", "tir"): ("T",),
     ("tvm", "script", "parser", "tirx"): ("T",),
+    # TVM's Python op builders, which a hand-written module may call (``relax.op.add``
+    # builds what ``R.add`` builds): the op package and what tvm.relax re-exports of it.
+    ("tvm", "relax", "op"): ("R",),
+    ("tvm", "relax", "const"): ("R", "const"),
+    ("tvm", "relax", "call_tir"): ("R", "call_tir"),
+    ("tvm", "relax", "call_tir_inplace"): ("R", "call_tir_inplace"),
+    ("tvm", "relax", "call_pure_packed"): ("R", "call_pure_packed"),
+    ("tvm", "relax", "call_dps_packed"): ("R", "call_dps_packed"),
+    ("tvm", "relax", "call_tir_with_grad"): ("R", "call_tir_with_grad"),
 }
 
 # Modules whose imports are accepted and otherwise ignored (SYN-import-1): TVM itself
@@ -259,6 +268,10 @@ class Reader:
             raise self.error("this expression is not part of TVMScript", node, rule="SYN-expr-1")
         return handler(node)
 
+    def v_known_value(self, node):
+        """An argument spread from ``*tuple``: its value, already read."""
+        return node.children[0]
+
     def v_name(self, node):
         name = str(node.children[0])
         if name in self.lambda_params:
@@ -429,6 +442,13 @@ class Reader:
         return self.subscript(base, subs, node)
 
     def subscript(self, base, subs: list, node):
+        if isinstance(base, (tuple, list)) and len(subs) == 1:
+            index = self.value(subs[0])
+            if isinstance(index, int) and not isinstance(index, bool) \
+                    and -len(base) <= index < len(base):
+                return base[index]  # A.shape[1]
+            raise self.error(f"index {index!r} of a tuple of {len(base)}", node,
+                             rule="SYN-expr-1")
         raise self.error("this value cannot be indexed", node, rule="SYN-expr-1")
 
     def v_call(self, node):
@@ -460,7 +480,14 @@ class Reader:
                     raise self.error(f"keyword argument {name!r} given twice", a, rule="SYN-call-1")
                 kwargs.append((name, a.children[1]))
             elif isinstance(a, Tree) and a.data == "star_arg":
-                raise self.error("*args is not part of TVMScript", a, rule="SYN-call-1")
+                # f(*A.shape): a tuple known while reading is spread (SYN-call-1).
+                if kwargs:
+                    raise self.error("*args after a keyword argument", a, rule="SYN-call-1")
+                spread = self.value(a.children[0])
+                if not isinstance(spread, (tuple, list)):
+                    raise self.error(f"*args spreads a tuple, not {pb.describe(spread)}", a,
+                                     rule="SYN-call-1")
+                args.extend(Tree("known_value", [v], meta=a.meta) for v in spread)
             else:
                 if kwargs:
                     raise self.error("positional argument after a keyword argument", a,

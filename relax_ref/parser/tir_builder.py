@@ -221,9 +221,14 @@ class TirReader(Reader):
         kind = stmt.data
         span = self.ctx.span(stmt)
         if kind == "expr_stmt":
+            callee = self._callee_path(stmt.children[0])
+            if callee in (("T", "attr"), ("T", "launch_thread")):
+                return _TakesRest(self.attr_statement(callee[1], stmt.children[0], rest, stmt))
             return self.expr_statement(stmt.children[0], top_level)
         if kind in ("assign", "ann_assign"):
             return self.assignment(stmt, rest, top_level)
+        if kind == "aug_assign":
+            return self.augmented_store(stmt)
         if kind == "for_stmt":
             return self.for_loop(stmt)
         if kind == "with_stmt":
@@ -301,6 +306,22 @@ class TirReader(Reader):
         if isinstance(value, (P.PrimExpr, int, bool)):
             return tir.Evaluate(self.as_prim(value, node), span=self.ctx.span(node))
         raise self.error("this expression does nothing as a statement", node, rule="SYN-tir-3")
+
+    def augmented_store(self, stmt: Tree) -> tir.Stmt:
+        """``A[i] += v`` is ``A[i] = A[i] + v`` (SYN-tir-6); only buffer elements are
+        updated in place."""
+        target, op_token, value_node = stmt.children
+        if not (isinstance(target, Tree) and target.data == "getitem"):
+            raise self.error(f"`{op_token}` updates a buffer element (A[i] {op_token} v); "
+                             f"TIR variables are immutable", target, rule="SYN-tir-6")
+        load = self.value(target)
+        if not isinstance(load, tir.BufferLoad):
+            raise self.error("only buffer elements can be assigned", target, rule="SYN-tir-6")
+        value = self.binary(str(op_token)[:-1], load, self.value(value_node), stmt)
+        value = self.as_prim(value, value_node, load.dtype)
+        if value.dtype != load.dtype and value.dtype.lanes == load.dtype.lanes:
+            value = P.Cast(load.dtype, value)  # SYN-tir-3: as a plain store does
+        return tir.BufferStore(load.buffer, value, load.indices, span=self.ctx.span(stmt))
 
     def assignment(self, stmt: Tree, rest: list[Tree], top_level: bool):
         if stmt.data == "assign":
@@ -542,6 +563,27 @@ class TirReader(Reader):
                              f"indexed with {len(out)}", node, rule="SYN-tir-9")
         return tuple(out)
 
+    def attribute(self, base, name: str, node):
+        """A buffer's fields, as TVM's Buffer has them: ``A.shape``, ``A.dtype``,
+        ``A.data``, ``A.strides``, ``A.elem_offset``, ``A.scope`` (SYN-tir-7)."""
+        if isinstance(base, tir.Buffer):
+            if name == "shape":
+                return tuple(base.shape)
+            if name == "strides":
+                return tuple(base.strides)
+            if name == "dtype":
+                return str(base.dtype)
+            if name == "scope":
+                return base.scope
+            if name == "elem_offset":
+                return base.elem_offset if base.elem_offset is not None else pb.literal(0, INT32)
+            if name == "data":
+                if base.data is None:
+                    raise self.error(f"buffer {base.name!r} has no data variable here; declare "
+                                     f"it with data=", node, rule="SYN-tir-7")
+                return base.data
+        return super().attribute(base, name, node)
+
     def subscript(self, base, subs: list, node):
         if isinstance(base, tir.Buffer):
             if len(subs) == 1 and isinstance(subs[0], Tree) and subs[0].data == "empty_tuple":
@@ -610,13 +652,19 @@ class TirReader(Reader):
         args, kwargs = self.split_args(iter_node.children[1])
         kw = dict(kwargs)
         loops: list[tuple[str, P.PrimExpr, P.PrimExpr, str, str | None, rx.Attrs]] = []
+        tuple_name = None
         if kind == "grid":
-            if kwargs or len(args) != len(targets):
+            names = [str(t.children[0]) for t in targets]
+            if len(targets) == 1 and len(args) > 1:
+                # for ivs in T.grid(a, b): ``ivs`` names the tuple of the loop variables
+                tuple_name = names[0]
+                names = [f"{tuple_name}_{k}" for k in range(len(args))]
+            if kwargs or len(args) != len(names):
                 raise self.error(f"T.grid has {len(args)} extents for {len(targets)} loop "
                                  f"variables", iter_node, rule="SYN-tir-10")
-            for t, a in zip(targets, args):
+            for name, a in zip(names, args):
                 extent = self.prim(a)
-                loops.append((str(t.children[0]), pb.literal(0, extent.dtype), extent,
+                loops.append((name, pb.literal(0, extent.dtype), extent,
                               "serial", None, rx.EMPTY_ATTRS))
         elif kind in LOOP_KINDS:
             if len(targets) != 1:
@@ -661,6 +709,9 @@ class TirReader(Reader):
             self.names[name] = var
             self.loops[id(var)] = (lo, extent)
             loop_vars.append(var)
+        if tuple_name is not None:
+            saved.setdefault(tuple_name, self.names.get(tuple_name))
+            self.names[tuple_name] = tuple(loop_vars)
         body = self.block_body(statements(suite))
         for (name, lo, extent, k, thread, annotations), var in reversed(list(zip(loops, loop_vars))):
             body = tir.For(var, lo, extent, k, body, thread, annotations, span=self.ctx.span(stmt))
@@ -691,9 +742,11 @@ class TirReader(Reader):
         raise self.error("a `with` in a prim_func is T.sblock(...) (or T.block) or T.init()",
                          ctx_node, rule="SYN-tir-11")
 
-    def attr_statement(self, kind: str, ctx_node: Tree, suite: Tree, stmt: Tree) -> tir.Stmt:
+    def attr_statement(self, kind: str, ctx_node: Tree, suite, stmt: Tree) -> tir.Stmt:
         """``with T.attr(node, "key", value):`` -- an annotation of its body (SYN-tir-15);
-        ``with T.launch_thread("threadIdx.x", n):`` is ``T.attr(thread, "thread_extent", n)``."""
+        ``with T.launch_thread("threadIdx.x", n):`` is ``T.attr(thread, "thread_extent", n)``.
+        Written as a statement without ``with``, the body is the rest of the suite, as TVM
+        reads it (``suite`` is then that list of statements)."""
         args, kwargs = self.split_args(ctx_node.children[1])
         if kwargs:
             raise self.error(f"T.{kind} takes positional arguments", ctx_node, rule="SYN-tir-15")
@@ -713,7 +766,7 @@ class TirReader(Reader):
             key, value = "thread_extent", self.prim(args[1])
         if isinstance(node_value, (int, float, bool)):
             node_value = self.prim(args[0])
-        body = self.block_body(statements(suite))
+        body = self.block_body(statements(suite) if isinstance(suite, Tree) else suite)
         return tir.AttrStmt(node_value, key, value, body, span=self.ctx.span(stmt))
 
     def block(self, stmt: Tree, ctx_node: Tree, suite: Tree) -> tir.Stmt:

@@ -1,0 +1,98 @@
+"""Python spellings that TVM's test files use inside modules and that read without
+evaluating anything: spreading a known tuple (SYN-call-1), buffer fields and tuple
+indexing (SYN-tir-7, SYN-expr-1), one name for T.grid's loop variables (SYN-tir-10),
+T.attr as a statement (SYN-tir-15), augmented stores (SYN-tir-6), a variable's
+struct info (SYN-expr-4), and TVM's Python op builders (SYN-import-1)."""
+from __future__ import annotations
+
+import pytest
+
+from relax_ref.errors import ParseError
+from relax_ref.ir.equal import assert_structural_equal
+from relax_ref.parser.builder import parse
+
+COPY = '''
+@T.prim_func
+def f(A: T.Buffer((4, 8), "float32"), B: T.Buffer((4, 8), "float32")):
+    for {loop}:
+        with T.sblock("copy"):
+            vi, vj = T.axis.remap("SS", {vars})
+            B[vi, vj] = A[vi, vj]
+'''
+
+
+def copy(loop: str, vars_: str):
+    return parse(COPY.format(loop=loop, vars=vars_))
+
+
+def test_a_spread_buffer_shape_and_one_name_for_the_grid():
+    plain = copy("i, j in T.grid(4, 8)", "[i, j]")
+    assert_structural_equal(copy("ivs in T.grid(*A.shape)", "ivs"), plain)
+    assert_structural_equal(copy("i, j in T.grid(A.shape[0], B.shape[-1])", "[i, j]"), plain)
+
+
+def test_buffer_fields():
+    text = COPY.format(loop="i, j in T.grid(4, 8)", vars="[i, j]").replace(
+        "B[vi, vj] = A[vi, vj]", "B[vi, vj] = T.Cast(A.dtype, A.elem_offset)")
+    store = parse(text).functions["f"].body.block.body.body.body.block.body
+    assert str(store.value.dtype) == "float32"
+
+
+def test_an_index_outside_a_tuple_is_an_error():
+    with pytest.raises(ParseError, match="index 2 of a tuple of 2"):
+        copy("i, j in T.grid(A.shape[2], 8)", "[i, j]")
+
+
+def test_spreading_something_else_is_an_error():
+    with pytest.raises(ParseError, match="spreads a tuple") as err:
+        copy("i, j in T.grid(*A, 8)", "[i, j]")
+    assert err.value.rule == "SYN-call-1"
+
+
+STORES = '''
+@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    for i in range(4):
+        {stmt}
+'''
+
+
+def test_augmented_stores_read_as_stores():
+    assert_structural_equal(parse(STORES.format(stmt="A[i] += T.float32(2)")),
+                            parse(STORES.format(stmt="A[i] = A[i] + T.float32(2)")))
+    with pytest.raises(ParseError, match="TIR variables are immutable"):
+        parse(STORES.format(stmt="i += 1"))
+
+
+def test_t_attr_as_a_statement_scopes_over_the_rest():
+    stmt = 'T.attr(0, "pragma_scope", "seq")\n        A[i] = T.float32(1)'
+    with_form = 'with T.attr(0, "pragma_scope", "seq"):\n            A[i] = T.float32(1)'
+    assert_structural_equal(parse(STORES.format(stmt=stmt)), parse(STORES.format(stmt=with_form)))
+
+
+RELAX = '''
+from tvm import relax
+
+@R.function
+def f(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+    y = {call}
+    return y
+'''
+
+
+@pytest.mark.parametrize("call, plain", [
+    ("relax.op.add(x, x)", "R.add(x, x)"),
+    ("relax.op.nn.relu(x)", "R.nn.relu(x)"),
+    ('R.call_dps_packed("f", (x,), out_ty=x.struct_info)',
+     'R.call_dps_packed("f", (x,), out_ty=R.Tensor((4,), "float32"))'),
+    ('relax.call_dps_packed("f", (x,), x.ty)',
+     'R.call_dps_packed("f", (x,), R.Tensor((4,), "float32"))'),
+])
+def test_tvm_python_op_builders_and_struct_info_of_a_variable(call, plain):
+    assert_structural_equal(parse(RELAX.format(call=call)), parse(RELAX.format(call=plain)))
+
+
+def test_augmented_assignment_in_relax_is_an_error_naming_the_fix():
+    with pytest.raises(ParseError, match="bindings are immutable") as err:
+        parse(RELAX.format(call="x").replace("    y = x\n", "    y = x\n    y += x\n"))
+    assert err.value.rule == "SYN-relax-1"
