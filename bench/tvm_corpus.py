@@ -450,6 +450,12 @@ def normalize_message(msg: str) -> str:
     return msg.strip()
 
 
+def rule_of(msg: str) -> str:
+    """The rule ID a message names (``[SYN-call-3]``), or ``(none)``."""
+    found = re.findall(r"\[([A-Z]+-[\w-]+)\]", msg.splitlines()[0] if msg else "")
+    return found[-1] if found else "(none)"
+
+
 @dataclass
 class FormStats:
     total: int = 0
@@ -467,6 +473,7 @@ class FormStats:
     parse_fail: dict = field(default_factory=lambda: defaultdict(list))
     check_fail: dict = field(default_factory=lambda: defaultdict(list))
     ops: Counter = field(default_factory=Counter)
+    rules: dict = field(default_factory=lambda: {"parse": Counter(), "check": Counter()})
 
 
 def summarize(entries: list[dict], results: dict, form: str) -> FormStats:
@@ -487,6 +494,7 @@ def summarize(entries: list[dict], results: dict, form: str) -> FormStats:
         if not o.parsed:
             if not o.crash:
                 s.parse_fail[normalize_message(o.parse_error)].append(e["id"])
+                s.rules["parse"][rule_of(o.parse_error)] += 1
             if expected_reject:
                 s.expected_reject += 1
             else:
@@ -510,6 +518,7 @@ def summarize(entries: list[dict], results: dict, form: str) -> FormStats:
             s.checked += 1
         elif not o.crash:
             s.check_fail[normalize_message(o.check_error)].append(e["id"])
+            s.rules["check"][rule_of(o.check_error)] += 1
     return s
 
 
@@ -530,6 +539,33 @@ def _categories(title: str, groups: dict, limit: int = 40) -> list[str]:
     if len(items) > limit:
         rest = sum(len(v) for _, v in items[limit:])
         lines.append(f"| {rest} | ({len(items) - limit} more categories) | |")
+    return lines + [""]
+
+
+def _expected_rejects(entries: list[dict], results: dict) -> list[str]:
+    """Each module marked ill-formed, with TVM's reason and our verdict on both forms."""
+    lines = ["## modules marked ill-formed: TVM's reason and our verdict", "",
+             "| module | TVM | hand | printed |", "|---|---|---|---|"]
+
+    def verdict(o: dict | None) -> str:
+        if o is None:
+            return "(not measured)"
+        if o["crash"]:
+            return "CRASH " + o["crash"]
+        if not o["parsed"]:
+            return "parse error: " + normalize_message(o["parse_error"])
+        if o["checked"]:
+            return "**accepted**"
+        return "rejected: " + normalize_message(o["check_error"])
+
+    for e in entries:
+        if e.get("tvm") != "ok" or not (e["check_well_formed_false"]
+                                        or e.get("tvm_well_formed") is False):
+            continue
+        tvm = e.get("tvm_note") or "well-formed, but check_well_formed=False"
+        cells = [e["id"], tvm, verdict(results[e["id"]]["hand"]),
+                 verdict(results[e["id"]]["printed"])]
+        lines.append("| " + " | ".join(c.replace("|", "/")[:160] for c in cells) + " |")
     return lines + [""]
 
 
@@ -575,8 +611,10 @@ def render_report(entries: list[dict], results: dict, meta: dict) -> str:
                 lines.append(f"| {stage} | {line.replace('|', '/')} | "
                              f"{', '.join(ids[:3])} ({len(ids)}) |")
             lines.append("")
-        lines += _categories("parse failures", s.parse_fail)
-        lines += _categories("check failures", s.check_fail)
+        for stage, groups in (("parse", s.parse_fail), ("check", s.check_fail)):
+            by_rule = ", ".join(f"{r} {n}" for r, n in s.rules[stage].most_common())
+            lines += [f"{stage} failures by rule: {by_rule or '(none)'}", ""]
+            lines += _categories(f"{stage} failures", groups)
         if s.ops:
             lines += ["#### unregistered ops (modules using each)", "",
                       ", ".join(f"{op} {n}" for op, n in s.ops.most_common()), ""]
@@ -584,6 +622,7 @@ def render_report(entries: list[dict], results: dict, meta: dict) -> str:
             lines += ["#### ill-formed by TVM's mark but accepted by our check "
                       f"({len(s.accepted_ill_formed)})", "",
                       ", ".join(s.accepted_ill_formed[:30]), ""]
+    lines += _expected_rejects(entries, results)
     reasons = defaultdict(list)
     for e in excluded:
         reasons[normalize_message(e.get("exclude_reason", "?"))].append(e["id"])
@@ -663,7 +702,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  measured {n + 1}/{len(entries)}", file=sys.stderr)
     (out / "results.json").write_text(json.dumps(results, indent=1))
     meta = {"time": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "commit": _git_head(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"]),
+            "commit": _git_head(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"])
+            + (" + uncommitted changes in relax_ref/" if _git_head(
+                ["git", "-C", str(REPO), "status", "--porcelain", "relax_ref"]) else ""),
             **{k: index[k] for k in ("tvm_repo", "tvm_commit", "tvm_version", "files")}}
     history_path = out / "history.json"
     history = json.loads(history_path.read_text()) if history_path.exists() else []

@@ -144,3 +144,8 @@ def test_tvm_prints_the_hand_form(tmp_path):
     assert result["ok"] and result["tvm_well_formed"]
     assert "class Module:" in result["printed"]
     assert corpus.measure_text(result["printed"], "printed/plain.py").checked
+
+
+def test_a_failure_is_counted_under_the_rule_it_names():
+    assert corpus.rule_of("a.py:1:2: error: bad [SYN-call-3]\n    x\n    ^") == "SYN-call-3"
+    assert corpus.rule_of("no rule here") == "(none)"
