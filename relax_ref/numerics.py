@@ -15,7 +15,8 @@ import numpy as np
 from relax_ref.ir.dtype import DataType
 from relax_ref.ir.numpy_dtype import numpy_dtype
 
-__all__ = ["erf", "float_to_int", "out_of_range_int", "trunc_div", "trunc_mod"]
+__all__ = ["erf", "float_floor_div", "float_floor_mod", "float_to_int", "out_of_range_int",
+           "trunc_div", "trunc_mod"]
 
 
 @lru_cache(maxsize=None)
@@ -55,6 +56,19 @@ def trunc_mod(a, b):
     """The remainder with the sign of the dividend (``T.truncmod``, C's ``%``); exact
     for floats of any precision. The caller checks for zero."""
     return np.fmod(a, b)
+
+
+def float_floor_div(a, b):
+    """Floor division of floats as TVM lowers ``floordiv``: ``floor(a / b)``, the
+    division rounded first (NumPy's ``floor_divide`` computes through ``fmod`` and can
+    differ by one). Integers use NumPy's ``//``, which already rounds down."""
+    return np.floor(a / b)
+
+
+def float_floor_mod(a, b):
+    """``a - floor(a / b) * b`` on floats, each operation rounded, as TVM lowers
+    ``floormod`` (the result has the divisor's sign). Integers use NumPy's ``%``."""
+    return a - np.floor(a / b) * b
 
 
 _ERF_UFUNC = np.frompyfunc(math.erf, 1, 1)

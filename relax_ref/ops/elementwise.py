@@ -12,6 +12,7 @@ import numpy as np
 
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL
+from relax_ref.numerics import float_floor_div, float_floor_mod
 from relax_ref.values import PrimScalar
 
 from .common import (
@@ -162,7 +163,7 @@ def _floor_div(a, b):
         raise OpRuntimeError("division_by_zero", "integer division by zero", rule="EXEC-ew-div-1")
     if np.issubdtype(a.dtype, np.integer):
         return np.floor_divide(a, b)
-    return np.floor(np.true_divide(a, b)).astype(a.dtype)
+    return float_floor_div(a, b).astype(a.dtype)
 
 
 def _floor_mod(a, b):
@@ -170,7 +171,7 @@ def _floor_mod(a, b):
         raise OpRuntimeError("division_by_zero", "integer modulo by zero", rule="EXEC-ew-div-1")
     if np.issubdtype(a.dtype, np.integer):
         return np.mod(a, b)
-    return (a - np.floor(np.true_divide(a, b)) * b).astype(a.dtype)
+    return float_floor_mod(a, b).astype(a.dtype)
 
 
 def _unary(np_fn):

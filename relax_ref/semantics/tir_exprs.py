@@ -21,7 +21,9 @@ from relax_ref.ir import tir
 from relax_ref.ir.dtype import DataType, DTypeError
 from relax_ref.ir.numpy_dtype import numpy_dtype
 from relax_ref.errors import RuntimeCheckError
-from relax_ref.numerics import erf, float_to_int, out_of_range_int, trunc_div, trunc_mod
+from relax_ref.numerics import (
+    erf, float_floor_div, float_floor_mod, float_to_int, out_of_range_int, trunc_div, trunc_mod,
+)
 from relax_ref.solver.evaluate import dtype_range
 
 
@@ -133,7 +135,7 @@ def _floordiv(a, b, dt, node):
     """``//``: the quotient rounded toward minus infinity (EXEC-tir-div-1); for floats
     ``floor(a / b)``, as TVM lowers it."""
     if dt.is_float:
-        return np.floor(a / b)
+        return float_floor_div(a, b)
     _check_divisor(b, node)
     return a // b
 
@@ -141,7 +143,7 @@ def _floordiv(a, b, dt, node):
 def _floormod(a, b, dt, node):
     """``%``: ``a - floordiv(a, b) * b``, the sign of the divisor (EXEC-tir-div-1)."""
     if dt.is_float:
-        return a - np.floor(a / b) * b
+        return float_floor_mod(a, b)
     _check_divisor(b, node)
     return a % b
 
