@@ -58,7 +58,8 @@ class _RemovePurity(Rewriter):
         if self.in_dataflow or not isinstance(new.op, rx.Op) or not call_kind(new.op.name).packed \
                 or not new.args:
             return new
-        attrs = new.attrs if new.op.name == "relax.call_pure_packed" else rx.EMPTY_ATTRS
+        # an in-place call's attributes name its in-place arguments, not the function's
+        attrs = rx.EMPTY_ATTRS if call_kind(new.op.name).inplace else new.attrs
         return rx.Call(new.args[0], new.args[1:], attrs, new.sinfo_args, span=new.span)
 
 
