@@ -3,7 +3,9 @@ stands on `ir` and `errors` alone, and no relax_ref modules import each other in
 
 Read from the source with `ast`, so imports inside functions count as much as those at
 the top, and `importlib.import_module("relax_ref.<pkg>." ...)` counts as an import of
-`<pkg>`. A new top-level module must be placed in LAYERS before this test passes.
+`<pkg>`. Imports under `if TYPE_CHECKING:` (annotations only) must follow the layers too,
+but do not make a cycle: they never run. A new top-level module must be placed in LAYERS
+before this test passes.
 """
 from __future__ import annotations
 
@@ -67,10 +69,25 @@ def _dynamic_target(call: ast.Call) -> str | None:
     return None
 
 
-def imports_of(module: str, is_package: bool, source: str, modules) -> list[tuple[str, int]]:
-    """The relax_ref modules ``module`` imports, with the line of each import."""
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    """The ids of the nodes inside ``if TYPE_CHECKING:`` blocks."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            out.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    return out
+
+
+def imports_of(module: str, is_package: bool, source: str, modules,
+               *, runtime_only: bool = False) -> list[tuple[str, int]]:
+    """The relax_ref modules ``module`` imports, with the line of each import (those that
+    run, with ``runtime_only``)."""
     out = []
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    skip = _type_checking_only(tree) if runtime_only else set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
@@ -111,9 +128,9 @@ def violation(importer: str, imported: str) -> str | None:
     return None
 
 
-def _graph():
+def _graph(runtime_only: bool = False):
     modules = _modules()
-    return {m: imports_of(m, is_package, path.read_text(), modules)
+    return {m: imports_of(m, is_package, path.read_text(), modules, runtime_only=runtime_only)
             for m, (path, is_package) in modules.items()}
 
 
@@ -132,7 +149,8 @@ def test_imports_follow_the_layers():
 def test_no_import_cycles():
     """Tarjan's strongly connected components over every import (lazy ones too: an
     import moved into a function to dodge a cycle is still a cycle of the design)."""
-    graph = {m: sorted({t for t, _ in edges if t != m}) for m, edges in _graph().items()}
+    graph = {m: sorted({t for t, _ in edges if t != m})
+             for m, edges in _graph(runtime_only=True).items()}
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -188,6 +206,13 @@ _MODULES = {name: None for name in (
 def test_the_checker_sees_an_upward_import_in_any_form(source):
     edges = imports_of("relax_ref.ops.common", False, source, _MODULES)
     assert [violation("relax_ref.ops.common", t) for t, _ in edges] == ["ops is below semantics"]
+
+
+def test_type_checking_imports_count_for_the_layers_but_not_for_cycles():
+    source = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+              "    from relax_ref.semantics.tir_exprs import X\n")
+    assert imports_of("relax_ref.ops.common", False, source, _MODULES)
+    assert imports_of("relax_ref.ops.common", False, source, _MODULES, runtime_only=True) == []
 
 
 def test_the_checker_keeps_the_parser_apart():
