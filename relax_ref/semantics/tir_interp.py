@@ -42,7 +42,8 @@ from relax_ref.semantics.tir_exprs import (
     _NodeCache, _Return, _checked_indices, _error, _ill_typed, _intrinsic_name, _np, _text,
     _unsupported, out_of_range_int,
 )
-from relax_ref.semantics.tir_vector import VectorPath, vectorizable
+from relax_ref.semantics.tir_vector import VectorPath
+from relax_ref.semantics.tir_vector_nests import vectorizable
 from relax_ref.solver.evaluate import (
     DivisionByZero, EvaluationError, UnboundVariable, dtype_range, evaluate_int,
 )
