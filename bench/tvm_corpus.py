@@ -15,7 +15,7 @@ Three steps, each cached under ``--out`` (default /tmp/corpus):
    counted with their reasons. TVM's ``well_formed`` verdict and the decorator's
    ``check_well_formed=False`` mark modules that our check is expected to reject.
 3. *Measure relax_ref* in this process on both forms: parse (``parser.builder.parse``)
-   and check (well-formedness, then normalize and print, as ``relax-ref check`` does).
+   and check (``relax_ref.check``, then print, as ``relax-ref check`` does).
    Exceptions other than RelaxError are crashes and are listed on their own.
 
     python bench/tvm_corpus.py [--tvm-repo GITDIR] [--out DIR] [--measure-only]
@@ -390,11 +390,11 @@ _UNKNOWN_OP = re.compile(r"unknown operator (R\.[\w.]+)")
 
 
 def measure_text(text: str, source: str) -> Outcome:
-    from relax_ref.errors import RelaxError
+    """Parse ``text``, then check it as ``relax-ref check`` does (``relax_ref.check``:
+    well-formedness and normalization) and print the result."""
+    from relax_ref import CheckError, RelaxError, check
     from relax_ref.parser.builder import parse
     from relax_ref.parser.printer import print_module
-    from relax_ref.semantics.normalize import normalize
-    from relax_ref.semantics.well_formed import check_well_formed
 
     out = Outcome()
     stage = "parse"
@@ -409,9 +409,10 @@ def measure_text(text: str, source: str) -> Outcome:
         out.parsed = True
         stage = "check"
         try:
-            errors = check_well_formed(mod)
-            if not errors:
-                print_module(normalize(mod))
+            print_module(check(mod))
+            errors = []
+        except CheckError as err:
+            errors = err.errors
         except RelaxError as err:
             errors = [err]
         if errors:
