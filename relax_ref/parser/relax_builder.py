@@ -483,9 +483,17 @@ class RelaxReader(Reader):
             if len(args) == 1 and isinstance(args[0], Tree) and args[0].data == "strings":
                 # R.Tensor("float32"): a dtype alone
                 shape_node, dtype_node = None, args[0]
+            ndim = si.UNKNOWN_NDIM
+            shape_var = self.value(shape_node) if isinstance(shape_node, Tree) and \
+                shape_node.data == "name" else None
+            if isinstance(shape_var, rx.Var) and isinstance(shape_var.struct_info,
+                                                            si.ShapeStructInfo) \
+                    and shape_var.struct_info.values is None:
+                # R.Tensor(s) for a shape variable of unknown values: the dimensions are
+                # s's, not known here; only its ndim is kept (SYN-sinfo-2).
+                ndim, shape_node = shape_var.struct_info.ndim, None
             shape = self.shape_dims(shape_node) if shape_node is not None else None
             dtype = self.dtype_arg(dtype_node) if dtype_node is not None else VOID
-            ndim = si.UNKNOWN_NDIM
             if "ndim" in kw:
                 ndim = self.value(kw["ndim"])
                 if not isinstance(ndim, int) or isinstance(ndim, bool) or ndim < -1:

@@ -750,6 +750,24 @@ class TirReader(Reader):
         args, kwargs = self.split_args(ctx_node.children[1])
         if kwargs:
             raise self.error(f"T.{kind} takes positional arguments", ctx_node, rule="SYN-tir-15")
+        if kind == "attr" and len(args) == 1:
+            # T.attr({"k1": v1, "k2": v2}): nested AttrStmts on the node 0, as TVM sugars it
+            items = self.attr_value(args[0])
+            if not isinstance(items, rx.Attrs) or not len(items):
+                raise self.error("T.attr takes (node, key, value) or a dict of keys and values",
+                                 ctx_node, rule="SYN-tir-15")
+            body = self.block_body(statements(suite) if isinstance(suite, Tree) else suite)
+            for key, v in reversed(items.items):
+                if isinstance(v, (bool, int, float)):
+                    v = pb.literal(v, BOOL) if isinstance(v, bool) else self.as_prim(v, args[0])
+                elif isinstance(v, str):
+                    v = P.StringImm(v)
+                elif not isinstance(v, P.PrimExpr):
+                    raise self.error(f"the value of {key!r} is not a scalar", args[0],
+                                     rule="SYN-tir-15")
+                body = tir.AttrStmt(pb.literal(0, INT32), key, v, body,
+                                    span=self.ctx.span(stmt))
+            return body
         if kind == "attr":
             if len(args) != 3:
                 raise self.error("T.attr takes (node, key, value)", ctx_node, rule="SYN-tir-15")

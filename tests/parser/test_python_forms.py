@@ -96,3 +96,21 @@ def test_augmented_assignment_in_relax_is_an_error_naming_the_fix():
     with pytest.raises(ParseError, match="bindings are immutable") as err:
         parse(RELAX.format(call="x").replace("    y = x\n", "    y = x\n    y += x\n"))
     assert err.value.rule == "SYN-relax-1"
+
+
+def test_t_attr_of_a_dict_nests_attributes_on_node_zero():
+    sugar = 'T.attr({"pragma_scope": "seq", "unroll": 4})\n        A[i] = T.float32(1)'
+    nested = ('with T.attr(0, "pragma_scope", "seq"):\n            with T.attr(0, "unroll", 4):'
+              '\n                A[i] = T.float32(1)')
+    assert_structural_equal(parse(STORES.format(stmt=sugar)), parse(STORES.format(stmt=nested)))
+
+
+def test_a_tensor_annotation_over_a_shape_variable_keeps_its_ndim():
+    text = '''
+@R.function
+def f(x: R.Tensor((2, 3), "float32"), s: R.Shape(ndim=2)):
+    y: R.Tensor(s, dtype="float32") = R.zeros(s, dtype="float32")
+    return y
+'''
+    y = parse(text).functions["f"].body.blocks[0].bindings[0].var
+    assert y.struct_info.shape is None and y.struct_info.ndim == 2
