@@ -368,6 +368,7 @@ class Outcome:
     check_error: str = ""  # the first error, when the check failed
     check_errors: int = 0
     unregistered: list[str] = field(default_factory=list)  # ops we do not know
+    error_line: str = ""  # the source line the (first) error points at
     crash: str = ""  # a raw exception from relax_ref: where and what
     crash_stage: str = ""
 
@@ -384,6 +385,14 @@ def _crash_line(err: BaseException) -> str:
         where = f"relax_ref/{rel}:{f.lineno} in {f.name}: "
     last = traceback.format_exception_only(type(err), err)[-1].strip()
     return (where + last)[:400]
+
+
+def _line_at(text: str, err) -> str:
+    span = getattr(err, "span", None)
+    lines = text.splitlines()
+    if span is None or not 1 <= span.line <= len(lines):
+        return ""
+    return lines[span.line - 1].strip()[:120]
 
 
 _UNKNOWN_OP = re.compile(r"unknown operator (R\.[\w.]+)")
@@ -405,6 +414,7 @@ def measure_text(text: str, source: str) -> Outcome:
             mod = parse(text, source)
         except RelaxError as err:
             out.parse_error = str(err)
+            out.error_line = _line_at(text, err)
             return out
         out.parsed = True
         stage = "check"
@@ -418,6 +428,7 @@ def measure_text(text: str, source: str) -> Outcome:
         if errors:
             out.check_errors = len(errors)
             out.check_error = str(errors[0])
+            out.error_line = _line_at(text, errors[0])
             out.unregistered = sorted({m.group(1) for e in errors
                                        for m in [_UNKNOWN_OP.search(str(e))] if m})
         else:
@@ -494,7 +505,7 @@ def summarize(entries: list[dict], results: dict, form: str) -> FormStats:
             s.crashes.append((e["id"], o.crash_stage, o.crash))
         if not o.parsed:
             if not o.crash:
-                s.parse_fail[normalize_message(o.parse_error)].append(e["id"])
+                s.parse_fail[normalize_message(o.parse_error)].append((e["id"], o.error_line))
                 s.rules["parse"][rule_of(o.parse_error)] += 1
             if expected_reject:
                 s.expected_reject += 1
@@ -518,7 +529,7 @@ def summarize(entries: list[dict], results: dict, form: str) -> FormStats:
         if o.checked:
             s.checked += 1
         elif not o.crash:
-            s.check_fail[normalize_message(o.check_error)].append(e["id"])
+            s.check_fail[normalize_message(o.check_error)].append((e["id"], o.error_line))
             s.rules["check"][rule_of(o.check_error)] += 1
     return s
 
@@ -528,15 +539,26 @@ def _pct(a: int, b: int) -> str:
 
 
 def _categories(title: str, groups: dict, limit: int = 40) -> list[str]:
+    """One row per category: count, message, up to three examples (module id and, when
+    known, the source line the error points at; distinct lines first)."""
     items = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     lines = [f"#### {title} ({sum(len(v) for v in groups.values())} modules, "
              f"{len(groups)} categories)", ""]
     if not items:
         return lines + ["(none)", ""]
     lines += ["| count | message (normalized) | examples |", "|---:|---|---|"]
-    for msg, ids in items[:limit]:
+    for msg, members in items[:limit]:
+        members = [m if isinstance(m, tuple) else (m, "") for m in members]
+        picked, seen = [], set()
+        for mid, line in members:  # distinct source lines show more of the category
+            if line not in seen:
+                seen.add(line)
+                picked.append((mid, line))
+        picked += [m for m in members if m not in picked]
+        cells = [f"{mid} (`{line}`)" if line else mid for mid, line in picked[:3]]
+        examples = ", ".join(cells).replace("|", "\\|")
         cell = msg.replace("|", "\\|")
-        lines.append(f"| {len(ids)} | {cell} | {', '.join(ids[:3])} |")
+        lines.append(f"| {len(members)} | {cell} | {examples} |")
     if len(items) > limit:
         rest = sum(len(v) for _, v in items[limit:])
         lines.append(f"| {rest} | ({len(items) - limit} more categories) | |")
