@@ -1578,7 +1578,7 @@ def f(A: T.Buffer((4,), "float32"), O: T.Buffer((4,), "float32")):
         module([f], call_main([("x", ann((4,)))], ["x"], ann((4,)))),
         [trap([tensor(f32([1, 2, 3, 4]))], "resource")],
         ["EXEC-tir-limit-1"],
-        "A loop of 10**12 iterations would pass the TIR step limit (10**9 steps): it "
+        "A loop of 10**12 iterations would pass the TIR step budget (10**6 steps by default): it "
         "fails before its first iteration (resource), not after hours."))
 
     f = PRIM + '''
