@@ -187,7 +187,10 @@ class RelaxReader(Reader):
         decls = self.declarations(target, value_node) if ann_node is None else None
         if decls is not None:
             for name, dtype, node in decls:
-                self.declare_sym(name, dtype, node)
+                if dtype is None:
+                    self.bind_meta(name, node)
+                else:
+                    self.declare_sym(name, dtype, node)
             return
         if not (isinstance(target, Tree) and target.data == "name"):
             raise self.error("the left side of a Relax binding must be one name", target,
@@ -718,13 +721,28 @@ class RelaxReader(Reader):
                 return self.r_call(".".join(path[1:]), args, kwargs, node)
             if path[0] == "T" and len(path) == 2:
                 return self.t_call(path[1], args, kwargs, node)
+            if path[0] == "tvm" and len(path) == 2 and path[1] in _TVM_DEVICES:
+                return self.device_call(path[1], args, kwargs, node)
             raise self.error(f"unknown function {callee.dotted}", node, rule="SYN-call-3")
-        if isinstance(callee, (rx.GlobalVar, rx.Var)):
+        if isinstance(callee, (rx.GlobalVar, rx.Var, rx.ExternFunc)):
             if kwargs:
                 raise self.error("calls of functions take no keyword arguments", node,
                                  rule="SYN-call-1")
             return rx.Call(callee, tuple(self.expr(a) for a in args), span=span)
         raise self.error(f"{_describe(callee)} cannot be called", node, rule="SYN-call-2")
+
+    def device_call(self, kind: str, args: list, kwargs: list, node) -> rx.Call:
+        """``tvm.cpu(0)``, ``tvm.cuda(1)``: the device that TVM prints as
+        ``R.device(device_type=1, index=0)`` (SYN-relax-9)."""
+        index_node = args[0] if args else dict(kwargs).get("dev_id")
+        if len(args) > 1 or any(k != "dev_id" for k, _ in kwargs):
+            raise self.error(f"tvm.{kind} takes the device index", node, rule="SYN-relax-9")
+        index = self.value(index_node) if index_node is not None else 0
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            raise self.error(f"the device index of tvm.{kind} is a non-negative integer", node,
+                             rule="SYN-relax-9")
+        attrs = rx.Attrs((("device_type", _TVM_DEVICES[kind]), ("index", index)))
+        return rx.Call(rx.Op("relax.device"), (), attrs, (), span=self.ctx.span(node))
 
     def t_call(self, name: str, args: list, kwargs: list, node):
         """``T.int64(5)``, ``T.Cast``, ``T.max`` and the like inside Relax: scalar
@@ -763,10 +781,16 @@ class RelaxReader(Reader):
                 raise self.error("R.tuple takes only fields", node, rule="SYN-relax-9")
             return rx.Tuple(tuple(self.expr(a) for a in args), span=span)
         if name == "ExternFunc":
-            value = self.value(args[0]) if len(args) == 1 else None
+            # R.ExternFunc("name"[, struct_info]): the struct info is a R.Callable
+            value = self.value(args[0]) if 1 <= len(args) <= 2 and not kwargs else None
             if not isinstance(value, str):
-                raise self.error("R.ExternFunc takes the function's name", node, rule="SYN-relax-9")
-            return rx.ExternFunc(value, span=span)
+                raise self.error("R.ExternFunc takes the function's name and optionally its "
+                                 "R.Callable annotation", node, rule="SYN-relax-9")
+            sinfo = self.struct_info(args[1]) if len(args) == 2 else None
+            if sinfo is not None and not isinstance(sinfo, si.FuncStructInfo):
+                raise self.error("the annotation of R.ExternFunc is a R.Callable", args[1],
+                                 rule="SYN-relax-9")
+            return rx.ExternFunc(value, sinfo, span=span)
         if name in ("match_cast", "output", "func_attr", "dataflow", "function"):
             raise self.error(f"R.{name} cannot be used as a value here", node, rule="SYN-relax-10")
         attrs, sinfo_args = self.keyword_args(kwargs, node)
@@ -880,6 +904,11 @@ class RelaxReader(Reader):
                                 span=self.ctx.span(args[1]))
         else:
             operands = self.to_expr(operands, args[1])
+            if operands.struct_info is not None and \
+                    not isinstance(operands.struct_info, si.TupleStructInfo):
+                # One argument that is not a tuple is the tuple of it, as TVM's
+                # _wrap_inline_arg_tuple makes it (SYN-relax-11).
+                operands = rx.Tuple((operands,), span=self.ctx.span(args[1]))
         call_args = [callee, operands]
         tir_vars = attrs.get("tir_vars")
         if tir_vars is not None:
@@ -921,6 +950,10 @@ class RelaxReader(Reader):
             return self.to_struct_info(value, node)
         return super().namespace_attr(value, node)
 
+
+# tvm.<kind>(index) -> TVM's DLPack device type (python/tvm/runtime/_tensor.py).
+_TVM_DEVICES = {"cpu": 1, "cuda": 2, "gpu": 2, "opencl": 4, "vulkan": 7, "metal": 8,
+                "rocm": 10}
 
 _RELAX_BINARY_OPS = {
     "+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "floor_divide",

@@ -197,6 +197,9 @@ class RelaxPrinter(PrimPrinter):
         if isinstance(e, rx.Call):
             return self._call_expr(e)
         if isinstance(e, rx.ExternFunc):
+            if isinstance(e.struct_info, si.FuncStructInfo) and e.struct_info.derive_func:
+                # The annotation that carries a derive function is the one TVM writes.
+                return f"R.ExternFunc({quote(e.global_symbol)}, {self.struct_info(e.struct_info)})"
             return f"R.ExternFunc({quote(e.global_symbol)})"
         if isinstance(e, rx.Op):
             return "R." + _op_name(e.name)
@@ -243,6 +246,10 @@ class RelaxPrinter(PrimPrinter):
                 sinfo_args = ()
             parts = [self.expr(a) for a in args] + self._trailer(c.attrs, sinfo_args)
             return f"R.{name}({', '.join(parts)})"
+        if isinstance(op, rx.ExternFunc) and isinstance(op.struct_info, si.FuncStructInfo) \
+                and op.struct_info.derive_func:
+            parts = [self.expr(a) for a in args] + self._trailer(c.attrs, sinfo_args)
+            return f"{self.expr(op)}({', '.join(parts)})"
         if isinstance(op, rx.ExternFunc):
             parts = [quote(op.global_symbol)] + [self.expr(a) for a in args]
             return f"R.call_packed({', '.join(parts + self._trailer(c.attrs, sinfo_args))})"

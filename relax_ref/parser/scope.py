@@ -170,6 +170,7 @@ class Reader:
         self.ctx = env.ctx
         self.lambda_params: dict[str, P.Var] = {}   # the parameters of the index map read
         self.index_dtype = pb.INT64                  # their dtype (T.index_map's index_dtype)
+        self.meta_values: dict[str, object] = {}     # names bound by I.meta_var(value)
 
     # -- errors ------------------------------------------------------------------------
     def error(self, message: str, node, rule: str | None = None) -> ParseError:
@@ -207,12 +208,18 @@ class Reader:
     # -- declarations of symbolic variables (SYN-sym-2) ---------------------------------
     def declarations(self, target, value_node) -> list[tuple[str, object, Tree]] | None:
         """The (name, dtype, node) of each variable that ``target = value`` declares:
-        ``n = T.int64()``, ``n, m = T.int64(), T.int64()``; None when it declares none."""
+        ``n = T.int64()``, ``n, m = T.int64(), T.int64()``; None when it declares none. A
+        ``I.meta_var(value)`` item gives (name, None, value node): bind it with
+        ``bind_meta``."""
         if isinstance(target, Tree) and target.data == "name":
+            meta = self.meta_value_node(value_node)
+            if meta is not None:
+                return [(str(target.children[0]), None, meta)]
             dtype = self.declaration_dtype(value_node, str(target.children[0]))
             return None if dtype is None else [(str(target.children[0]), dtype, target)]
         if not (isinstance(target, Tree) and target.data == "tuple_bare"
-                and isinstance(value_node, Tree) and value_node.data == "tuple_bare"):
+                and isinstance(value_node, Tree)
+                and value_node.data in ("tuple_bare", "tuple_inner")):
             return None
         names = [c for c in target.children if c is not None]
         values = [c for c in value_node.children if c is not None]
@@ -221,11 +228,31 @@ class Reader:
             return None
         out = []
         for n, v in zip(names, values):
+            meta = self.meta_value_node(v)
+            if meta is not None:
+                out.append((str(n.children[0]), None, meta))  # C = I.meta_var(16) in the tuple
+                continue
             dtype = self.declaration_dtype(v, str(n.children[0]))
             if dtype is None:
                 return None
             out.append((str(n.children[0]), dtype, n))
         return out
+
+    def meta_value_node(self, node):
+        """The argument of ``I.meta_var(value)`` / ``T.meta_var(value)``, a value bound to a
+        name while reading (SYN-sym-3); None for anything else."""
+        if not (isinstance(node, Tree) and node.data == "call"):
+            return None
+        head = node.children[0]
+        if not (isinstance(head, Tree) and head.data == "getattr"):
+            return None
+        path = self.env.resolve(self._written_path(head))
+        if path not in (("I", "meta_var"), ("T", "meta_var")):
+            return None
+        args, kwargs = self.split_args(node.children[1])
+        if len(args) != 1 or kwargs:
+            raise self.error(f"{'.'.join(path)} takes one value", node, rule="SYN-sym-3")
+        return args[0]
 
     def declaration_dtype(self, node, name: str):
         """The dtype of the declaration ``name = node``: ``T.int64()``, ``T.int32()``,
@@ -272,10 +299,17 @@ class Reader:
         """An argument spread from ``*tuple``: its value, already read."""
         return node.children[0]
 
+    def bind_meta(self, name: str, value_node) -> None:
+        """SYN-sym-3: ``name = I.meta_var(value)`` makes ``name`` stand for the value
+        read here (a constant, never a binding of the IR)."""
+        self.meta_values[name] = self.value(value_node)
+
     def v_name(self, node):
         name = str(node.children[0])
         if name in self.lambda_params:
             return self.lambda_params[name]
+        if name in self.meta_values:
+            return self.meta_values[name]
         return self.lookup(name, node)
 
     def v_lambdef(self, node):
@@ -684,6 +718,18 @@ class Reader:
                 return P.Call(f"tir.{name}", rest, dtype, span=self.ctx.span(node))
             if name == "Let":
                 return self.let_expr(args, kw, node)
+            if name in ("IntImm", "FloatImm"):
+                # T.IntImm("int32", 5), T.FloatImm("float32", 0.5): TVM's constant nodes
+                if len(args) != 2 or kwargs:
+                    raise self.error(f"T.{name} takes (dtype, value)", node, rule="SYN-prim-1")
+                dtype = self.dtype_arg(args[0])
+                value = self.value(args[1])
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                        dtype.is_float != (name == "FloatImm"):
+                    kind = "a float" if name == "FloatImm" else "an integer"
+                    raise self.error(f"T.{name} takes {kind} dtype and a number", node,
+                                     rule="SYN-prim-1")
+                return pb.typed_const(dtype, value)
             values = [self.value(a) for a in args]
             if name in pb.BINARY_FUNCS:
                 if len(values) != 2:

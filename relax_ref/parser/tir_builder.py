@@ -78,7 +78,8 @@ class TirReader(Reader):
                 except ParseError:
                     decls = None  # reported where the body reads it
                 for name, dtype, node in decls or ():
-                    self.names.setdefault(name, P.Var(name, dtype, span=self.ctx.span(node)))
+                    if dtype is not None:
+                        self.names.setdefault(name, P.Var(name, dtype, span=self.ctx.span(node)))
         if params_node is not None:
             for p in params_node.children:
                 if p is not None:
@@ -349,6 +350,9 @@ class TirReader(Reader):
         decls = self.declarations(target, value_node) if ann_node is None else None
         if decls is not None:
             for name, dtype, node in decls:
+                if dtype is None:
+                    self.bind_meta(name, node)
+                    continue
                 existing = self.names.get(name)
                 if existing is not None and self.signature_syms.get(name) is existing:
                     del self.signature_syms[name]  # the signature's variable, declared once

@@ -114,3 +114,54 @@ def f(x: R.Tensor((2, 3), "float32"), s: R.Shape(ndim=2)):
 '''
     y = parse(text).functions["f"].body.blocks[0].bindings[0].var
     assert y.struct_info.shape is None and y.struct_info.ndim == 2
+
+
+def test_meta_var_names_a_value_read_in_place():
+    """SYN-sym-3: ``C = I.meta_var(T.int64(16))`` makes C the constant 16."""
+    text = '''
+@R.function
+def f(x: R.Tensor(("n", 16), "float32")):
+    n, c = T.int64(), I.meta_var(T.int64(16))
+    scale = I.meta_var(T.FloatImm("float32", 0.5))
+    y = R.match_cast(x, R.Tensor((n, c), "float32"))
+    z = R.multiply(y, R.const(0.5, "float32"))
+    return z
+'''
+    plain = text.replace("n, c = T.int64(), I.meta_var(T.int64(16))", "n = T.int64()").replace(
+        "(n, c)", "(n, 16)").replace('    scale = I.meta_var(T.FloatImm("float32", 0.5))\n', "")
+    assert_structural_equal(parse(text), parse(plain))
+
+
+def test_typed_constant_nodes():
+    assert_structural_equal(parse(STORES.format(stmt='A[i] = T.FloatImm("float32", 0.5)')),
+                            parse(STORES.format(stmt="A[i] = T.float32(0.5)")))
+    with pytest.raises(ParseError, match="T.IntImm takes an integer"):
+        parse(STORES.format(stmt='A[i] = T.IntImm("float32", 1)'))
+
+
+def test_an_extern_func_with_its_annotation_is_called_directly():
+    text = '''
+@R.function(pure=False)
+def f(A: R.Tensor((4,), "float32")):
+    B = R.ExternFunc("runtime.view", R.Callable(derive_func="infer_view"))(A, R.shape([2, 2]))
+    return B
+'''
+    from relax_ref.parser.printer import print_module
+    mod = parse(text)
+    callee = mod.functions["f"].body.blocks[0].bindings[0].value.op
+    assert callee.struct_info.derive_func == "infer_view"
+    assert_structural_equal(parse(print_module(mod)), mod)
+
+
+def test_tvm_devices_read_as_r_device():
+    text = RELAX.format(call='R.hint_on_device(x, {dev}, "global")')
+    assert_structural_equal(parse(text.format(dev="tvm.cuda(1)")),
+                            parse(text.format(dev="R.device(device_type=2, index=1)")))
+    assert_structural_equal(parse(text.format(dev="tvm.cpu()")),
+                            parse(text.format(dev="R.device(device_type=1, index=0)")))
+
+
+def test_one_dps_argument_that_is_not_a_tuple_is_wrapped():
+    assert_structural_equal(
+        parse(RELAX.format(call='R.call_dps_packed("f", x, R.Tensor((4,), "float32"))')),
+        parse(RELAX.format(call='R.call_dps_packed("f", (x,), R.Tensor((4,), "float32"))')))
