@@ -19,7 +19,8 @@ from relax_ref.ir.dtype import BOOL, INT64, VOID, DataType, DTypeError, parse_dt
 
 from . import prim_builder as pb
 from .syntax import statements
-from .scope import is_scalar_dtype_name, ModuleEnv, ModuleRef, Namespace, Reader, special_float
+from .scope import (ModuleEnv, ModuleRef, Namespace, Reader, is_distributed,
+                    is_scalar_dtype_name, special_float)
 
 # Keywords that carry the struct info of a call's result (``Call.sinfo_args``).
 SINFO_KEYWORDS = ("out_ty", "out_sinfo", "sinfo_args", "ty_args")
@@ -439,6 +440,9 @@ class RelaxReader(Reader):
             return value
         if isinstance(value, Namespace):
             path = value.path
+            if is_distributed(path):
+                raise self.error(f"{value.dotted} is a distributed Relax annotation, which "
+                                 f"relax_ref does not model", node, rule="SYN-dist-1")
             if path in (("R", "Object"), ("R", "Any")):
                 return si.ObjectStructInfo(span=self.ctx.span(node))
             if path == ("R", "Tensor"):

@@ -488,6 +488,10 @@ class Reader:
     def v_call(self, node):
         callee = self.value(node.children[0])
         args, kwargs = self.split_args(node.children[1])
+        if isinstance(callee, Namespace) and is_distributed(callee.path):
+            raise self.error(f"{callee.dotted} is distributed Relax (device meshes, DTensor "
+                             f"annotations, R.dist.*), which relax_ref does not model; "
+                             f"lower it to single-device Relax first", node, rule="SYN-dist-1")
         if callee == Namespace(("T", "index_map")):
             return self.index_map_call(args, kwargs, node)
         if callee == Namespace(("I", "vdevice")):
@@ -829,6 +833,12 @@ class Reader:
         except ParseError as err:
             raise self.error(f"bad expression in string {text!r}: {err.message}", node,
                              rule="SYN-dim-1") from None
+
+
+def is_distributed(path: tuple[str, ...]) -> bool:
+    """Names of TVM's distributed Relax dialect (SYN-dist-1)."""
+    return (path[:2] in (("R", "device_mesh"), ("R", "DTensor"), ("R", "dist"))
+            or path == ("I", "Range"))
 
 
 def is_scalar_dtype_name(name: str) -> bool:

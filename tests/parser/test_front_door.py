@@ -205,3 +205,14 @@ def add_one(A: T.Buffer(("n", "m"), "float32"), B: T.Buffer((n, m), "float32")):
     a, b = (f.buffer_of(p) for p in f.params)
     assert [d.dtype.bits for d in a.shape] == [32, 32]
     assert a.shape[0] is b.shape[0]
+
+
+@pytest.mark.parametrize("text", [
+    '@I.ir_module\nclass M:\n    I.module_global_infos({"mesh": [R.device_mesh((2,), I.Range(0, 2))]})\n'
+    '    @R.function\n    def f(x: R.Tensor((2,), "float32")):\n        return x\n',
+    '@R.function\ndef f(x: R.DTensor((2,), "float32", "mesh[0]", "R")):\n    return x\n',
+])
+def test_distributed_relax_is_a_located_error_naming_the_dialect(text):
+    with pytest.raises(ParseError, match="distributed Relax") as err:
+        parse(text)
+    assert err.value.rule == "SYN-dist-1"
