@@ -1,5 +1,5 @@
 """IR values that appear only inside attributes: virtual devices (``I.vdevice``, listed in
-a module's global infos) and index maps (``lambda i, j: (i // 4, j)``, the layout
+a module's global infos), targets (``T.target``, in function attributes) and index maps (``lambda i, j: (i // 4, j)``, the layout
 argument of ``R.layout_transform`` and ``T.index_map``). spec/syntax.md, SYN-vdevice-1
 and SYN-index-map-1.
 
@@ -26,6 +26,15 @@ class VDevice:
     memory_scope: str = "global"
 
 
+@dataclass(frozen=True)
+class Target:
+    """A compilation target (``T.target("llvm")``, ``T.target({"kind": "cuda", ...})``):
+    its name or attributes, and optionally its host target."""
+
+    config: Any
+    host: Any = None
+
+
 @dataclass(frozen=True, eq=False)
 class IndexMap:
     """``lambda params: results``: maps an index of ``len(params)`` dimensions to one of
@@ -37,4 +46,4 @@ class IndexMap:
     span: Span | None = field(default=None, compare=False)
 
 
-__all__ = ["IndexMap", "VDevice"]
+__all__ = ["IndexMap", "Target", "VDevice"]

@@ -54,7 +54,7 @@ SAME_DTYPE_INTRINSICS = {
     "sin", "cos", "tan", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh",
     "pow", "atan2", "fmod", "hypot", "copysign", "nextafter", "ldexp", "clz", "popcount",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "shift_left", "shift_right",
-    "likely", "q_multiply_shift", "power",
+    "likely", "q_multiply_shift", "power", "tvm_thread_invariant",
 }
 BOOL_INTRINSICS = {"isnan", "isinf", "isfinite", "isnullptr"}
 

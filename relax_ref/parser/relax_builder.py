@@ -81,6 +81,8 @@ class RelaxReader(Reader):
                 params.append(rx.Var(pname, sinfo, span=self.ctx.span(p)))
         for v in params:
             self.scope[v.name_hint] = v
+        if isinstance(ret_node, Tree) and ret_node.data == "none":
+            ret_node = None  # ``-> None`` leaves the result to deduction, as in TVM
         ret = self.struct_info(ret_node) if ret_node is not None else None
         body = self.body(suite, funcdef)
         return rx.Function(tuple(params), body, ret, is_pure=pure, attrs=self.attrs,
@@ -493,12 +495,15 @@ class RelaxReader(Reader):
             ndim = si.UNKNOWN_NDIM
             shape_var = self.value(shape_node) if isinstance(shape_node, Tree) and \
                 shape_node.data == "name" else None
-            if isinstance(shape_var, rx.Var) and isinstance(shape_var.struct_info,
-                                                            si.ShapeStructInfo) \
-                    and shape_var.struct_info.values is None:
+            if isinstance(shape_var, rx.Var) and (
+                    shape_var.struct_info is None
+                    or isinstance(shape_var.struct_info, si.ShapeStructInfo)
+                    and shape_var.struct_info.values is None):
                 # R.Tensor(s) for a shape variable of unknown values: the dimensions are
-                # s's, not known here; only its ndim is kept (SYN-sinfo-2).
-                ndim, shape_node = shape_var.struct_info.ndim, None
+                # s's, not known here; only its ndim is kept, when known (SYN-sinfo-2).
+                if shape_var.struct_info is not None:
+                    ndim = shape_var.struct_info.ndim
+                shape_node = None
             shape = self.shape_dims(shape_node) if shape_node is not None else None
             dtype = self.dtype_arg(dtype_node) if dtype_node is not None else VOID
             if "ndim" in kw:

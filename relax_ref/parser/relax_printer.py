@@ -12,7 +12,7 @@ import numpy as np
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.attr_values import IndexMap, VDevice
+from relax_ref.ir.attr_values import IndexMap, Target, VDevice
 from relax_ref.ir.call_kinds import call_kind
 from relax_ref.ir.dtype import INT64, DataType
 from relax_ref.ir.text import (INDENT, Names, PrimPrinter, PrintError, TextContext,
@@ -329,6 +329,9 @@ class RelaxPrinter(PrimPrinter):
                     f"{quote(v.memory_scope)})")
         if isinstance(v, IndexMap):
             return self.index_map(v)
+        if isinstance(v, Target):
+            host = "" if v.host is None else f", host={self.attr_value(v.host)}"
+            return f"{self.t('target')}({self.attr_value(v.config)}{host})"
         raise PrintError(f"cannot print the attribute value {v!r}")
 
     def index_map(self, m: IndexMap) -> str:

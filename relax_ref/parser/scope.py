@@ -87,6 +87,9 @@ SCRIPT_PACKAGES = {
     ("tvm", "relax", "call_pure_packed"): ("R", "call_pure_packed"),
     ("tvm", "relax", "call_dps_packed"): ("R", "call_dps_packed"),
     ("tvm", "relax", "call_tir_with_grad"): ("R", "call_tir_with_grad"),
+    # tvm.tir (tvm.tirx in TVM 0.27) builds the scalar expressions T's functions build.
+    ("tvm", "tir"): ("T",),
+    ("tvm", "tirx"): ("T",),
 }
 
 # Modules whose imports are accepted and otherwise ignored (SYN-import-1): TVM itself
@@ -98,7 +101,7 @@ IGNORED_IMPORT_ROOTS = ("tvm", "numpy", "pytest", "typing", "__future__")
 def canonical_path(path: tuple[str, ...]) -> tuple[str, ...]:
     """``path`` with a TVM package prefix (``tvm.script.relax``) replaced by the short
     namespace it names (``R``)."""
-    for n in (4, 3):
+    for n in (4, 3, 2):
         short = SCRIPT_PACKAGES.get(path[:n])
         if short is not None:
             return short + path[n:]
@@ -366,6 +369,21 @@ class Reader:
             raise self.error("T.index_map takes a lambda", args[0], rule="SYN-index-map-1")
         return mapping
 
+    def target_call(self, args: list, kwargs: list, node):
+        """``T.target("llvm")`` or ``T.target({...}, host=...)`` (SYN-vdevice-1)."""
+        from relax_ref.ir.attr_values import Target
+
+        kw = dict(kwargs)
+        if len(args) != 1 or set(kw) - {"host"}:
+            raise self.error("T.target takes the target (a name or a dict) and host=",
+                             node, rule="SYN-vdevice-1")
+        config = self.attr_value(args[0])
+        host = self.attr_value(kw["host"]) if "host" in kw else None
+        if not isinstance(config, (str, rx.Attrs)):
+            raise self.error("a target is a name (\"llvm\") or a dict of its attributes",
+                             args[0], rule="SYN-vdevice-1")
+        return Target(config, host)
+
     def vdevice_call(self, args: list, kwargs: list, node):
         """``I.vdevice(target, vdevice_id=0, memory_scope="global")`` (SYN-vdevice-1)."""
         from relax_ref.ir.attr_values import VDevice
@@ -494,6 +512,8 @@ class Reader:
                              f"lower it to single-device Relax first", node, rule="SYN-dist-1")
         if callee == Namespace(("T", "index_map")):
             return self.index_map_call(args, kwargs, node)
+        if callee == Namespace(("T", "target")):
+            return self.target_call(args, kwargs, node)
         if callee == Namespace(("I", "vdevice")):
             return self.vdevice_call(args, kwargs, node)
         if callee == Namespace(("float",)):
@@ -722,6 +742,18 @@ class Reader:
                 return P.Call(f"tir.{name}", rest, dtype, span=self.ctx.span(node))
             if name == "Let":
                 return self.let_expr(args, kw, node)
+            if name == "const":
+                # T.const(value, dtype): int32 or float32 by default, as tvm.tir.const
+                if not 1 <= len(args) <= 2 or kwargs and set(kw) != {"dtype"}:
+                    raise self.error("T.const takes (value, dtype)", node, rule="SYN-prim-1")
+                value = self.value(args[0])
+                dnode = args[1] if len(args) == 2 else kw.get("dtype")
+                if isinstance(value, bool) or not isinstance(value, (int, float)):
+                    if not (isinstance(value, bool) and dnode is not None):
+                        raise self.error("T.const takes a number", node, rule="SYN-prim-1")
+                dtype = self.dtype_arg(dnode) if dnode is not None else (
+                    pb.INT32 if isinstance(value, int) else pb.FLOAT32)
+                return pb.typed_const(dtype, value)
             if name in ("IntImm", "FloatImm"):
                 # T.IntImm("int32", 5), T.FloatImm("float32", 0.5): TVM's constant nodes
                 if len(args) != 2 or kwargs:

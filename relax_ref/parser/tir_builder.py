@@ -891,7 +891,7 @@ class TirReader(Reader):
         return super().call(callee, args, kwargs, node)
 
     def t_call(self, path: tuple, args: list, kwargs: list, node):
-        if path == ("Buffer",):
+        if path in (("Buffer",), ("buffer",)):
             return self.buffer_decl("", args, kwargs, node, "param")
         return self.prim_function(path, args, kwargs, node)
 

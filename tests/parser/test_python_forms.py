@@ -165,3 +165,29 @@ def test_one_dps_argument_that_is_not_a_tuple_is_wrapped():
     assert_structural_equal(
         parse(RELAX.format(call='R.call_dps_packed("f", x, R.Tensor((4,), "float32"))')),
         parse(RELAX.format(call='R.call_dps_packed("f", (x,), R.Tensor((4,), "float32"))')))
+
+
+def test_tvm_tir_constructors_and_t_const():
+    assert_structural_equal(parse("from tvm import tir\n" + STORES.format(
+        stmt='A[i] = tvm.tir.const(0.5, "float32") + tir.const(1.5)')),
+        parse(STORES.format(stmt="A[i] = T.float32(0.5) + T.float32(1.5)")))
+
+
+def test_lowercase_t_buffer_and_thread_invariant():
+    text = STORES.replace('T.Buffer((4,), "float32")', 'T.buffer((4,), "float32")').format(
+        stmt="A[i] = T.tvm_thread_invariant(A[i])")
+    assert parse(text).functions["f"].params
+
+
+def test_a_return_annotation_of_none_is_left_to_deduction():
+    text = RELAX.format(call="x").replace(' -> R.Tensor((4,), "float32"):', " -> None:")
+    assert parse(text).functions["f"].ret_struct_info is None
+
+
+def test_targets_in_function_attributes_print_back():
+    from relax_ref.parser.printer import print_module
+    attrs = ('    T.func_attr({"target": T.target({"kind": "llvm", "keys": ["cpu"]}), '
+             '"t2": T.target("cuda", host="llvm")})\n')
+    text = STORES.format(stmt="A[i] = T.float32(0)").replace("    for i", attrs + "    for i")
+    mod = parse(text)
+    assert_structural_equal(parse(print_module(mod)), mod)
