@@ -1709,6 +1709,21 @@ def increment_input(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
 
     text = module('''
 @R.function
+def main(x: R.Tensor((4,), "float32"), y: R.Tensor((4,), "float32")):
+    z = R.add(x, y)
+    return z
+''')
+    cases.append(case(
+        "signature_mismatch_located", text,
+        [ok([tensor(f32([1, 2, 3, 4])), tensor(f32([1, 1, 1, 1]))],
+            [tensor(f32([2, 3, 4, 5]))]),
+         trap([tensor(f32([1, 2, 3, 4])), tensor(f32([1, 1, 1]))], "signature")],
+        ["EXEC-call-3", "EXEC-error-1"],
+        "y of three elements where main's parameter says (4,) is a signature error; "
+        "relax_ref locates it at y's parameter (the runner checks the kind only)."))
+
+    text = module('''
+@R.function
 def main(x: R.Tensor(("n",), "float32")):
     R.func_attr({"relax.force_pure": True})
     n = T.int64()

@@ -694,6 +694,10 @@ def annotation_cases() -> list[Case]:
     c.append(invalid("ann_contradicts_kind", _main(f"x: {F4}", '''        y: R.Shape = R.add(x, x)
         return x
 '''), "SI-ann-1", ["SI-sub-2"], "A tensor bound to a variable annotated R.Shape."))
+    c.append(invalid("tensor_of_vector_dtype", _main('x: R.Tensor((4,), "float32x4")',
+                                                     '''        return x
+'''), "WF-dtype-1", [], "A parameter annotated as a tensor of float32x4: a Relax "
+        "tensor's elements are scalars, so check reports it at the annotation."))
     c.append(invalid("ann_contradicts_tuple_length", _main(f"x: {F4}", '''        t: R.Tuple(R.Tensor, R.Tensor, R.Tensor) = R.split(x, 2)
         return x
 '''), "SI-ann-1", ["SI-sub-2"], "A 2-tuple annotated as a 3-tuple."))
