@@ -1,9 +1,10 @@
-"""Scalar numerics shared by the ops' NumPy semantics and the TIR interpreter.
+"""Scalar numerics shared by the ops' NumPy semantics, the interpreters and the solver.
 
 A rule that both ``ops/`` (``R.astype``, ``R.divide`` on integers, ``R.erf``) and
 ``semantics/tir_exprs.py`` (``T.Cast``, ``T.truncdiv``, ``T.erf``) follow is written
-here once, below both layers, so that neither imports the other. Every function takes
-NumPy scalars and arrays alike and keeps that form. Depends on NumPy and ``ir`` only.
+here once, below both layers, so that neither imports the other; so is the integer wrap
+that TIR, ``R.prim_value`` and the solver's cast rule share. Every function takes NumPy
+scalars and arrays alike and keeps that form. Depends on NumPy and ``ir`` only.
 """
 from __future__ import annotations
 
@@ -16,7 +17,16 @@ from relax_ref.ir.dtype import DataType
 from relax_ref.ir.numpy_dtype import numpy_dtype
 
 __all__ = ["erf", "float_floor_div", "float_floor_mod", "float_to_int", "out_of_range_int",
-           "trunc_div", "trunc_mod"]
+           "trunc_div", "trunc_mod", "wrap_int"]
+
+
+def wrap_int(value, dtype: DataType):
+    """An integer taken modulo ``2**bits`` into the range of ``dtype`` (two's complement):
+    TIR integer arithmetic and casts (EXEC-tir-int-1, SYM-cast-2), integer
+    ``R.prim_value``s (EXEC-sym-2). Only ``-``, ``%`` and ``+``, so a Python int and a Z3
+    integer term wrap by the same formula."""
+    lo, hi = dtype.int_range()
+    return (value - lo) % (hi - lo + 1) + lo
 
 
 @lru_cache(maxsize=None)

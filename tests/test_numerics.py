@@ -37,3 +37,13 @@ def test_float_to_int_gives_x86s_value_out_of_range():
         [2, -2, -2**31, -2**31, -2**31]
     assert numerics.out_of_range_int(parse_dtype("uint8")) == 255
     assert numerics.erf(np.array([1.0]))[0] == math.erf(1.0)
+
+
+def test_integers_wrap_into_their_type_by_one_formula_for_ints_and_z3_terms():
+    import z3
+
+    int8, uint8 = parse_dtype("int8"), parse_dtype("uint8")
+    assert [numerics.wrap_int(v, int8) for v in (127, 128, -129, 300)] == [127, -128, 127, 44]
+    assert numerics.wrap_int(-1, uint8) == 255
+    x = z3.Int("x")
+    assert z3.simplify(z3.substitute(numerics.wrap_int(x, int8), (x, z3.IntVal(128)))) == -128

@@ -25,8 +25,9 @@ from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
 from relax_ref.ir.call_kinds import CALL_KINDS, call_kind
-from relax_ref.ir.dtype import BOOL, DataType
+from relax_ref.ir.dtype import BOOL
 from relax_ref.ir.numpy_dtype import dtype_of_numpy, numpy_dtype
+from relax_ref.numerics import wrap_int
 from relax_ref.ops.common import OpRuntimeError
 from relax_ref.ops.registry import lookup
 from relax_ref.solver.evaluate import EvaluationError, evaluate_int
@@ -666,16 +667,8 @@ def eval_prim_value(e: P.PrimExpr, env: dict, span) -> PrimScalar:
     if dtype.is_bool:
         return PrimScalar(bool(value), dtype)
     if dtype.is_integer:
-        return PrimScalar(_wrap(int(value), dtype), dtype)
+        return PrimScalar(wrap_int(int(value), dtype), dtype)
     return PrimScalar(value, dtype)
-
-
-def _wrap(value: int, dtype: DataType) -> int:
-    bits = dtype.bits
-    value &= (1 << bits) - 1
-    if dtype.is_int and value >= 1 << (bits - 1):
-        value -= 1 << bits
-    return value
 
 
 def _pe(e: P.PrimExpr) -> str:
@@ -883,7 +876,7 @@ def _mismatch(value, sinfo: si.StructInfo, env: dict) -> str | None:
             except EvaluationError:
                 return None  # floats and unknowns are not checked symbolically
             if sinfo.dtype.is_integer:
-                want = _wrap(int(want), sinfo.dtype)  # as EXEC-sym-2 computes values
+                want = wrap_int(int(want), sinfo.dtype)  # as EXEC-sym-2 computes values
             if want != value.value:
                 return f"value {value.value} is not {_pe(sinfo.value)} = {want}"
         return None

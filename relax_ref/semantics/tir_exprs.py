@@ -23,6 +23,7 @@ from relax_ref.ir.numpy_dtype import numpy_dtype
 from relax_ref.errors import RuntimeCheckError
 from relax_ref.numerics import (
     erf, float_floor_div, float_floor_mod, float_to_int, out_of_range_int, trunc_div, trunc_mod,
+    wrap_int,
 )
 from relax_ref.solver.evaluate import dtype_range
 
@@ -66,12 +67,6 @@ def _np(dt: DataType) -> np.dtype:
 
 def _is_array(v) -> bool:
     return isinstance(v, np.ndarray) and v.ndim > 0
-
-
-def _wrap(value: int, dt: DataType) -> int:
-    """EXEC-tir-int-1: an integer taken modulo 2**bits into the range of ``dt``."""
-    lo, hi = dtype_range(dt)
-    return (value - lo) % (hi - lo + 1) + lo
 
 
 def _select(c, t, f):
@@ -434,7 +429,7 @@ def _constant_value(e: P.IntImm | P.FloatImm):
     if dt.is_float:
         return np.array(float(e.value)).astype(_np(dt))[()]
     lo, hi = dtype_range(dt)
-    return _np(dt).type(e.value if lo <= e.value <= hi else _wrap(e.value, dt))
+    return _np(dt).type(e.value if lo <= e.value <= hi else wrap_int(e.value, dt))
 
 
 _constant = _NodeCache(_constant_value)  # constants are immutable: computed once per node

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Mapping, Union
 
 from ..ir.dtype import DataType
+from ..numerics import wrap_int
 from ..ir.prim_expr import (
     EQ, GE, GT, LE, LT, NE, Add, And, Call, Cast, Div, FloorDiv, FloorMod, IntImm, Let,
     Max, Min, Mod, Mul, Not, Or, PrimExpr, Select, Sub, Var,
@@ -92,8 +93,7 @@ def cast_int(value: int, src: DataType, dst: DataType) -> int:
     integer type wraps modulo 2**bits into the target's range (two's complement)."""
     if cast_keeps_value(src, dst):
         return value
-    lo, hi = dtype_range(dst)
-    return (value - lo) % (hi - lo + 1) + lo
+    return wrap_int(value, dst)  # cast_keeps_value checked both have an integer range
 
 
 # ---------------------------------------------------------------------------

@@ -23,7 +23,8 @@ from ..ir.prim_expr import (
     EQ, GE, GT, LE, LT, NE, Add, And, Call, Cast, Div, FloorDiv, FloorMod, IntImm, Let,
     Max, Min, Mod, Mul, Not, Or, PrimExpr, Select, Sub, Var,
 )
-from .evaluate import cast_keeps_value, dtype_range
+from ..numerics import wrap_int
+from .evaluate import cast_keeps_value
 from .simplify import structural_key
 
 #: Per-query solver time limit in milliseconds (SYM-z3-3).
@@ -188,8 +189,7 @@ class Z3Translator:
         v = self._int(e.value, env)
         if cast_keeps_value(src, e.dtype):
             return v                                   # SYM-cast-1
-        lo, hi = dtype_range(e.dtype)                  # SYM-cast-2: wrap
-        return (v - lo) % (hi - lo + 1) + lo
+        return wrap_int(v, e.dtype)                    # SYM-cast-2: wrap
 
     def _call(self, e: Call, env: dict) -> z3.ExprRef:
         """SYM-call-1: the intrinsics with an integer meaning; the rest are opaque."""
