@@ -26,6 +26,9 @@ class CallKind:
       rest its arguments (``R.call_pure_packed("f", x, sinfo_args=...)``).
     - ``format_position``: the operand that is a format string (R.print: 0, R.assert_op:
       1), written ``format=`` in the text.
+    - ``dps_params``: the parameters of a DPS call after ``(func, args)``, in the order of
+      TVM's Python signature (``relax/op/base.py``; ``tir_vars`` last, from the earlier
+      dialect), each written by position or by keyword (SYN-relax-11).
     """
 
     dps: bool = False
@@ -33,15 +36,20 @@ class CallKind:
     inplace: bool = False
     packed: bool = False
     format_position: int | None = None
+    dps_params: tuple[str, ...] = ()
 
 
 PLAIN = CallKind()
 
 CALL_KINDS: dict[str, CallKind] = {
-    "relax.call_tir": CallKind(dps=True, tir_callee=True),
-    "relax.call_tir_inplace": CallKind(dps=True, tir_callee=True, inplace=True),
-    "relax.call_tir_with_grad": CallKind(dps=True, tir_callee=True),
-    "relax.call_dps_packed": CallKind(dps=True),
+    "relax.call_tir": CallKind(dps=True, tir_callee=True, dps_params=("out_ty", "tir_vars")),
+    "relax.call_tir_inplace": CallKind(
+        dps=True, tir_callee=True, inplace=True,
+        dps_params=("inplace_indices", "out_ty", "tir_vars")),
+    "relax.call_tir_with_grad": CallKind(
+        dps=True, tir_callee=True,
+        dps_params=("out_ty", "te_grad_name", "te_grad_kwargs", "tir_vars")),
+    "relax.call_dps_packed": CallKind(dps=True, dps_params=("out_ty",)),
     "relax.call_pure_packed": CallKind(packed=True),
     "relax.call_inplace_packed": CallKind(packed=True, inplace=True),
     "relax.print": CallKind(format_position=0),

@@ -24,15 +24,6 @@ from .scope import (ModuleEnv, ModuleRef, Namespace, Reader, is_distributed,
 
 # Keywords that carry the struct info of a call's result (``Call.sinfo_args``).
 SINFO_KEYWORDS = ("out_ty", "out_sinfo", "sinfo_args", "ty_args")
-# The parameters of each DPS call after (func, args), in the order of TVM's Python
-# signatures (relax/op/base.py; tir_vars last, from the earlier dialect), each positional
-# or by keyword (SYN-relax-11).
-_DPS_PARAMETERS = {
-    "call_tir": ("out_ty", "tir_vars"),
-    "call_tir_inplace": ("inplace_indices", "out_ty", "tir_vars"),
-    "call_tir_with_grad": ("out_ty", "te_grad_name", "te_grad_kwargs", "tir_vars"),
-    "call_dps_packed": ("out_ty",),
-}
 # Names under R. that build struct info.
 SINFO_CONSTRUCTORS = ("Tensor", "Shape", "Prim", "Tuple", "Object", "Any", "Callable")
 
@@ -881,11 +872,11 @@ class RelaxReader(Reader):
     def dps_call(self, name: str, args: list, kwargs: list, node):
         """SYN-relax-11: ``R.call_tir(f, args, out_ty, ...)`` and the other DPS calls, each
         parameter after ``args`` positional or by keyword as TVM's Python signature allows
-        (``_DPS_PARAMETERS``)."""
+        (``CallKind.dps_params``)."""
         span = self.ctx.span(node)
         if not args:
             raise self.error(f"R.{name} takes the function to call first", node, rule="SYN-relax-11")
-        params = _DPS_PARAMETERS.get(name, ("out_ty", "tir_vars"))
+        params = call_kind(name).dps_params
         if len(args) > 2 + len(params):
             raise self.error(f"too many arguments to R.{name}: it takes (func, args, "
                              f"{', '.join(params)})", args[2 + len(params)], rule="SYN-relax-11")

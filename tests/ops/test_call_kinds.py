@@ -19,6 +19,12 @@ def test_every_op_with_a_call_kind_is_registered_and_its_opdef_reads_the_table()
         assert opdef.call_kind is kind
 
 
+def test_every_dps_kind_names_its_parameters_and_no_other_kind_does():
+    for name, kind in CALL_KINDS.items():
+        assert bool(kind.dps_params) == kind.dps, name
+        assert not kind.dps or "out_ty" in kind.dps_params
+
+
 def test_ops_outside_the_table_are_plain():
     plain = [op for name, op in all_ops().items() if name not in CALL_KINDS]
     assert plain and all(op.call_kind is PLAIN for op in plain)
