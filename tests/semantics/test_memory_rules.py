@@ -86,10 +86,16 @@ class Module:
 
 
 @pytest.mark.parametrize("mode", ["scalar", "vectorized", "ordered", "auto"])
-def test_call_tir_storing_into_an_input_traps(mode):
+@pytest.mark.parametrize("call", ["call_tir", "call_tir_with_grad"])
+def test_call_tir_storing_into_an_input_traps(mode, call):
+    text = STORES_INTO_ITS_INPUT
+    if call == "call_tir_with_grad":
+        text = text.replace('out_ty=R.Tensor((64,), "float32"))',
+                            'out_ty=R.Tensor((64,), "float32"), te_grad_name="double_grad")')
+        text = text.replace("R.call_tir(", "R.call_tir_with_grad(")
     x = np.ones(64, F32)
     with pytest.raises(RuntimeCheckError) as info:
-        run(parse(STORES_INTO_ITS_INPUT), "main", [x], limits=Limits(tir_mode=mode))
+        run(parse(text), "main", [x], limits=Limits(tir_mode=mode))
     assert info.value.check == "read_only" and info.value.rule == "EXEC-tir-bind-4"
     assert info.value.span is not None and "call_tir input" in info.value.message
     assert (x == 1).all()  # the caller's value is intact
