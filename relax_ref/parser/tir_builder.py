@@ -170,7 +170,11 @@ class TirReader(Reader):
     # -- names ------------------------------------------------------------------------------
     def lookup(self, name: str, node):
         if name in self.names:
-            return self.names[name]
+            value = self.names[name]
+            if isinstance(value, _LocalScalar):  # reads the mutable scalar (SYN-tir-16)
+                return tir.BufferLoad(value.buffer, (pb.literal(0, INT32),), value.buffer.dtype,
+                                      span=self.ctx.span(node))
+            return value
         if name in self.env.type_vars:
             var = P.Var(name, INT64, span=self.ctx.span(node))
             self.names[name] = var
@@ -309,10 +313,12 @@ class TirReader(Reader):
         raise self.error("this expression does nothing as a statement", node, rule="SYN-tir-3")
 
     def augmented_store(self, stmt: Tree) -> tir.Stmt:
-        """``A[i] += v`` is ``A[i] = A[i] + v`` (SYN-tir-6); only buffer elements are
-        updated in place."""
+        """``A[i] += v`` is ``A[i] = A[i] + v`` (SYN-tir-6); only buffer elements and
+        mutable local scalars (SYN-tir-16) are updated in place."""
         target, op_token, value_node = stmt.children
-        if not (isinstance(target, Tree) and target.data == "getitem"):
+        is_scalar = isinstance(target, Tree) and target.data == "name" and \
+            isinstance(self.names.get(str(target.children[0])), _LocalScalar)
+        if not (isinstance(target, Tree) and target.data == "getitem") and not is_scalar:
             raise self.error(f"`{op_token}` updates a buffer element (A[i] {op_token} v); "
                              f"TIR variables are immutable", target, rule="SYN-tir-6")
         load = self.value(target)
@@ -419,12 +425,22 @@ class TirReader(Reader):
         if isinstance(value, tir.Buffer):
             self.bind(name, value, target)
             return None
+        local = self.names.get(name)
+        if ann_node is None and isinstance(local, _LocalScalar):
+            # acc = acc + A[k]: a store into the mutable scalar (SYN-tir-16)
+            expr = self.as_prim(value, value_node, local.buffer.dtype)
+            if expr.dtype != local.buffer.dtype:
+                expr = pb.cast(local.buffer.dtype, expr)
+            return tir.BufferStore(local.buffer, expr, (pb.literal(0, INT32),), span=span)
         dtype = None
         if ann_node is not None:
             dtype = self.let_annotation(ann_node)
         expr = self.as_prim(value, value_node, dtype or self.default_int)
         if dtype is not None and expr.dtype != dtype:
             expr = pb.cast(dtype, expr)
+        if dtype is not None and not _is_let_annotation(ann_node, self) \
+                and _assigned_later(name, rest):
+            return _TakesRest(self.local_scalar(name, expr, rest, span))
         var = P.Var(name, expr.dtype, span=span)
         saved = self.names.get(name)
         self.names[name] = var
@@ -432,6 +448,22 @@ class TirReader(Reader):
         if saved is not None:
             self.names[name] = saved
         return _TakesRest(tir.LetStmt(var, expr, body, span=span))
+
+    def local_scalar(self, name: str, init: P.PrimExpr, rest: list, span) -> tir.Stmt:
+        """SYN-tir-16: ``x: T.int32 = v`` followed by assignments to ``x`` is TVM 0.27's
+        mutable local scalar: a one-element local buffer, stored to by ``x = ...`` and
+        ``x += ...`` and loaded where ``x`` is read."""
+        buf = tir.Buffer(name, (pb.literal(1, INT32),), init.dtype, scope="local", span=span)
+        saved = self.names.get(name)
+        self.names[name] = _LocalScalar(buf)
+        first = tir.BufferStore(buf, init, (pb.literal(0, INT32),), span=span)
+        body = self.block_body(rest)
+        if saved is not None:
+            self.names[name] = saved
+        else:
+            self.names.pop(name, None)
+        seq = (first,) + (body.seq if isinstance(body, tir.SeqStmt) else (body,))
+        return tir.DeclBuffer(buf, tir.SeqStmt(seq), span=span)
 
     # -- buffers ------------------------------------------------------------------------------
     def buffer_decl(self, name: str, args: list, kwargs: list, node, kind: str) -> tir.Buffer:
@@ -942,6 +974,32 @@ _CLASSIC_ATTR_KEYS = {"tir.noalias": "tirx.noalias", "tir.is_scheduled": "tirx.i
 
 def _canonical_func_attrs(attrs: rx.Attrs) -> rx.Attrs:
     return rx.Attrs(tuple((_CLASSIC_ATTR_KEYS.get(k, k), v) for k, v in attrs.items))
+
+
+@dataclass(frozen=True)
+class _LocalScalar:
+    """A name bound to a mutable local scalar (SYN-tir-16)."""
+
+    buffer: tir.Buffer
+
+
+def _is_let_annotation(node, reader: "TirReader") -> bool:
+    """``T.let`` or ``T.let[...]``: an immutable binding whatever follows."""
+    if isinstance(node, Tree) and node.data == "getitem":
+        node = node.children[0]
+    return reader._path_of(node) == ("T", "let")
+
+
+def _assigned_later(name: str, stmts: list) -> bool:
+    """Whether a later statement assigns ``name`` again (``name = v``, ``name += v``)."""
+    for stmt in stmts:
+        for sub in ([stmt] if not isinstance(stmt, Tree) else stmt.iter_subtrees()):
+            if isinstance(sub, Tree) and sub.data in ("assign", "aug_assign"):
+                target = sub.children[0]
+                if isinstance(target, Tree) and target.data == "name" and \
+                        str(target.children[0]) == name:
+                    return True
+    return False
 
 
 class _TakesRest:

@@ -174,7 +174,9 @@ class TirPrinter(TirPrimPrinter):
             value = self.prim(s.value)
             self.names.push()
             name = self.names.define(s.var, s.var.name)
-            out.append(f"{pad}{name}: {self.t(str(s.var.dtype))} = {value}")
+            # PRINT-stmt-2: TVM 0.27 writes a let as ``x: T.let[T.int32] = v``; it reads
+            # ``x: T.int32 = v`` as a mutable local scalar instead.
+            out.append(f"{pad}{name}: {self.t('let')}[{self.t(str(s.var.dtype))}] = {value}")
             self.stmt(s.body, indent, out)
             self.names.pop()
         elif isinstance(s, tir.AssertStmt):

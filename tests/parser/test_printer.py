@@ -766,7 +766,7 @@ def test_tir_statements():
         "        T.exp(T.float32(1.0))",
         '    assert n > 0, "bad \\"n\\""',
         "    T.evaluate(n)",
-        "    x: T.int32 = n + 1",
+        "    x: T.let[T.int32] = n + 1",
         "    T.evaluate(0)",
     ]
 

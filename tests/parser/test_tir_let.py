@@ -91,3 +91,30 @@ def test_t_let_of_something_else_is_an_error():
     with pytest.raises(ParseError, match="T.let") as err:
         parse(LET_STMT.format(ann="T.let[4]"))
     assert err.value.rule == "SYN-tir-6"
+
+
+ACCUMULATE = '''
+@T.prim_func
+def f(A: T.Buffer((4,), "float32"), B: T.Buffer((1,), "float32")):
+    acc: T.float32 = T.float32(0)
+    for k in range(4):
+        {update}
+    B[0] = acc
+'''
+
+
+@pytest.mark.parametrize("update", ["acc = acc + A[k]", "acc += A[k]"])
+def test_a_reassigned_typed_scalar_is_mutable_as_in_tvm_0_27(update):
+    """SYN-tir-16: TVM 0.27 reads ``acc: T.float32 = 0`` followed by ``acc = ...`` as a
+    mutable local scalar; reading it as a let gave B = 0 (a silent wrong result)."""
+    f = parse(ACCUMULATE.format(update=update)).functions["f"]
+    a, b = np.arange(1, 5, dtype=np.float32), np.zeros(1, np.float32)
+    run_prim_func(f, [a, b])
+    assert b[0] == 10.0
+
+
+def test_a_let_annotation_stays_immutable_and_prints_as_tvm_0_27_writes_it():
+    text = LET_STMT.format(ann="T.float32")
+    printed = print_module(parse(text))
+    assert "x: T.let[T.float32] = A[i]" in printed
+    assert structural_equal(parse(printed), parse(text))
