@@ -565,6 +565,23 @@ def _categories(title: str, groups: dict, limit: int = 40) -> list[str]:
     return lines + [""]
 
 
+def _form_sensitive(entries: list[dict], results: dict) -> list[str]:
+    """Modules whose hand-written form fails (parse or check) while TVM's printing of the
+    same module passes: the sugar and defaults of hand-written text that we miss."""
+    groups = defaultdict(list)
+    for e in entries:
+        r = results.get(e["id"])
+        if not r or r["printed"] is None or not r["printed"]["checked"]:
+            continue
+        h = r["hand"]
+        if h["checked"]:
+            continue
+        msg = h["crash"] or h["parse_error"] or h["check_error"]
+        groups[normalize_message(msg)].append((e["id"], h["error_line"]))
+    return ["## hand-written form fails, TVM's printing of the same module checks", ""] + \
+        _categories("hand-only failures", groups, 30)
+
+
 def _expected_rejects(entries: list[dict], results: dict) -> list[str]:
     """Each module marked ill-formed, with TVM's reason and our verdict on both forms."""
     lines = ["## modules marked ill-formed: TVM's reason and our verdict", ""]
@@ -654,6 +671,7 @@ def render_report(entries: list[dict], results: dict, meta: dict) -> str:
             lines += ["#### ill-formed by TVM's mark but accepted by our check "
                       f"({len(s.accepted_ill_formed)})", "",
                       ", ".join(s.accepted_ill_formed[:30]), ""]
+    lines += _form_sensitive(entries, results)
     lines += _expected_rejects(entries, results)
     reasons = defaultdict(list)
     for e in excluded:
