@@ -628,7 +628,9 @@ def render_report(entries: list[dict], results: dict, meta: dict) -> str:
              f"- excluded (TVM cannot build them standalone): {len(excluded)}; and from the "
              f"printed form only, {stats['printed'].meta_omitted} that TVM 0.27 prints with "
              "tensor constants as metadata it omits (show_meta=True segfaults)",
-             f"- module texts: {meta['out']}/hand/<id>.py and {meta['out']}/printed/<id>.py",
+             f"- module texts: {meta['out']}/hand/<id>.py and {meta['out']}/printed/<id>.py"
+             + (f"; a reader's notes on the failures: {meta['out']}/notes.md"
+                if (Path(meta["out"]) / "notes.md").is_file() else ""),
              "",
              "Check % is over modules that parse or not, less those marked ill-formed "
              "(check_well_formed=False or TVM's well_formed is False) and those that use "
