@@ -1596,10 +1596,13 @@ MALFORMED = [
      ["SYN-grammar-1"], "A dict closed by a parenthesis."),
     ("lambda_expression", _r("R.add(y, x)", "lambda: y"), ["SYN-grammar-1"],
      "lambda is not part of the grammar."),
-    ("import_statement", "import os\n" + GOOD, ["SYN-grammar-1", "SYN-module-1"],
-     "An import statement (not part of the grammar)."),
-    ("star_args", _r("R.add(y, x)", "R.add(*(y, x))"), ["SYN-grammar-1", "SYN-call-1"],
-     "*args in a call (not part of the grammar, although Python would unpack the tuple)."),
+    ("import_statement", "import os\n" + GOOD, ["SYN-import-1"],
+     "An import of a module other than TVM's and the test modules'."),
+    ("distributed_mesh", _r("class Module:\n", 'class Module:\n    I.module_global_infos({"mesh": '
+                            '[R.device_mesh((2,), I.Range(0, 2))]})\n'), ["SYN-dist-1"],
+     "Distributed Relax (a device mesh), which relax_ref does not model."),
+    ("star_args", _r("R.add(y, x)", "R.add(*y)"), ["SYN-call-1"],
+     "*args of a tensor: only a tuple known while reading is spread."),
     ("list_comprehension", _r("(x,), out_ty", "[v for v in (x,)], out_ty"), ["SYN-grammar-1"],
      "A list comprehension."),
     # SYN-indent-1
@@ -1794,7 +1797,80 @@ def malformed_cases() -> list[Case]:
             for name, text, covers, desc in MALFORMED]
 
 
+def front_door_cases() -> list[Case]:
+    """What files pasted from TVM look like (issue 17): import lines, the module decorator's
+    spellings, declarations of symbolic variables, meta values, a variable's struct info,
+    a spread tuple, global infos and index maps; each is GOOD rewritten, and runs as
+    GOOD does."""
+    def runs(seed: int) -> list:
+        rng = _rng(seed)
+        out = []
+        for k in (2, 3):
+            x = _f32(rng, k, 4)
+            out.append(ok([tensor(x)], [tensor((x + 1) + x)]))
+        return out
+
+    header = ("import tvm\nimport numpy as np\nfrom tvm.script import ir as I, relax as rx, "
+              "tirx as T\n")
+    imported = header + GOOD.replace("R.", "rx.") + '\nif __name__ == "__main__":\n    tvm.testing.main()\n'
+    decorated = "from tvm.script import ir_module\n" + GOOD.replace(
+        "@I.ir_module", "@ir_module(check_well_formed=True, s_tir=True)")
+    declared = _r("        cls = Module\n", '        k, m = T.int64(), TypeVar("m")\n        cls = Module\n')
+    meta = _r("        cls = Module\n", "        one = I.meta_var(R.const(1, \"float32\"))\n"
+                                          "        cls = Module\n").replace(
+        "R.add(y, x)", "R.add(R.subtract(R.add(y, x), one), one)")
+    struct_info = _r('out_ty=R.Tensor((n, 4), dtype="float32")', "out_ty=x.ty")
+    spread = _r("R.add(y, x)", "R.add(*(y, x))")
+    infos = _r("class Module:\n", 'class Module:\n    I.module_global_infos({"vdevice": '
+                                   '[I.vdevice("llvm", 0, "global")]})\n')
+    index_map = _r('                vi, vj = T.axis.remap("SS", [i, j])\n',
+                   '                vi, vj = T.axis.remap("SS", [i, j])\n'
+                   '                T.sblock_attr({"layout": T.index_map(lambda a, b: (b, a))})\n')
+    return [
+        valid("front_door_imports", imported, runs(71), ["SYN-import-1", "SYN-module-1"],
+              "TVM's import lines (an alias rx for R, numpy accepted and unread) and the "
+              "main guard of a test file around GOOD."),
+        valid("front_door_ir_module_spellings", decorated, runs(72), ["SYN-module-4"],
+              "@ir_module after `from tvm.script import ir_module`, with TVM's options."),
+        valid("front_door_tuple_declarations", declared, runs(73), ["SYN-sym-2"],
+              "k, m = T.int64(), TypeVar(\"m\") in a body declares two symbolic variables."),
+        valid("front_door_meta_var", meta, runs(74), ["SYN-sym-3"],
+              "one = I.meta_var(R.const(1)) names a constant; z = (y + x - 1) + 1."),
+        valid("front_door_struct_info_attribute", struct_info, runs(75), ["SYN-expr-4"],
+              "out_ty=x.ty takes x's annotation (x.struct_info in earlier releases)."),
+        valid("front_door_spread_tuple", spread, runs(76), ["SYN-call-1"],
+              "R.add(*(y, x)) spreads a tuple known while reading, as Python would."),
+        valid("front_door_vdevice_global_info", infos, runs(77), ["SYN-vdevice-1"],
+              "A virtual device in the module's global infos."),
+        valid("front_door_index_map_annotation", index_map, runs(78), ["SYN-index-map-1"],
+              "A T.index_map lambda kept in a block annotation."),
+    ]
+
+
+def local_scalar_case() -> Case:
+    text = '''@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def running_sum(A: T.Buffer((4,), "float32"), B: T.Buffer((1,), "float32")):
+        acc: T.float32 = T.float32(0)
+        for k in range(4):
+            acc += A[k]
+        B[0] = acc
+
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((1,), dtype="float32"):
+        cls = Module
+        y = R.call_tir(cls.running_sum, (x,), out_ty=R.Tensor((1,), dtype="float32"))
+        return y
+'''
+    x = np.array([0.5, 1.25, -2.0, 4.0], dtype="float32")
+    return valid("tir_mutable_local_scalar", text, [ok([tensor(x)], [tensor([x.sum()])])],
+                 ["SYN-tir-16"], "acc: T.float32 = 0 then acc += A[k]: a mutable local "
+                 "scalar (TVM 0.27), B = sum(A).")
+
+
 def cases() -> list[Case]:
     return (dialect_cases() + symbolic_cases() + annotation_cases() + leaf_cases()
             + function_cases() + lexical_cases() + metadata_cases()
-            + [good_template_case()] + malformed_cases())
+            + [good_template_case()] + front_door_cases() + [local_scalar_case()]
+            + malformed_cases())

@@ -13,6 +13,6 @@ class Module:
         cls = Module
         with R.dataflow():
             y = R.call_tir(cls.add_one, (x,), out_ty=R.Tensor((n, 4), dtype="float32"))
-            z: R.Tensor((n, 4), dtype="float32") = R.add(*(y, x))
+            z: R.Tensor((n, 4), dtype="float32") = R.add(*y)
             R.output(z)
         return z
