@@ -36,7 +36,8 @@ class Operand:
     """A Relax operand of an op. ``kind`` says what it must hold: "tensor", "prim",
     "shape", "tuple", "any". ``variadic`` takes the remaining positional arguments as
     one tuple (e.g. ``R.concat`` takes a tuple of tensors as one operand anyway).
-    ``default`` (a Python scalar) makes the operand optional; it becomes a PrimValue."""
+    ``default`` (a Python scalar) makes the operand optional; it becomes a PrimValue
+    (a string a StringImm). A "dtype" operand written as a string is an R.dtype."""
 
     name: str
     kind: str = "tensor"
@@ -106,6 +107,9 @@ class OpDef:
     doc: str = ""
     spec_rule: str = ""  # the rule ID in spec/ops/<family>.md
     raw_call: bool = False  # the parser's form is already canonical (structural calls)
+    # An allocation (SI-struct-alloc-2): pure, but each call's result is a fresh value
+    # with its own identity, so passes never merge, fold or hoist two equal calls.
+    allocator: bool = False
     extra: dict = field(default_factory=dict)
     # SI-call-3: adjusts the arguments as bound from the call (by parameter name; absent
     # ones missing, an operand written None already removed) before defaults are filled.
@@ -269,6 +273,14 @@ def _as_operand(value: Any, call: rx.Call, p: Operand) -> rx.Expr:
             isinstance(f, rx.PrimValue) and f.value.dtype.is_integer for f in value.fields):
         # A shape written as a tuple of integers, as TVM's Python API accepts.
         return rx.ShapeExpr(tuple(_as_int64(f.value) for f in value.fields), span=value.span)
+    if p.kind == "dtype" and isinstance(value, (str, rx.StringImm, DataType)):
+        # TVM's Python functions read a dtype written as a string as R.dtype(...).
+        text = value.value if isinstance(value, rx.StringImm) else value
+        try:
+            dtype = text if isinstance(text, DataType) else parse_dtype(text)
+        except DTypeError as err:
+            raise _call_error(call, f"operand {p.name!r}: {err}") from None
+        return rx.DataTypeImm(dtype, span=getattr(value, "span", None))
     if isinstance(value, rx.Expr):
         return value
     if isinstance(value, bool):

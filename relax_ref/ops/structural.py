@@ -110,18 +110,42 @@ _reg("relax.call_inplace_packed", ("func",), deduce_packed, True, "SI-struct-pac
 _reg("relax.call_builtin_with_ctx", ("func", "args"), deduce_packed, False, "SI-struct-packed-1")
 _reg("relax.print", ("values",), deduce_void, False, "SI-struct-void-1")
 _reg("relax.assert_op", ("condition", "format_args"), deduce_void, False, "SI-struct-void-1")
-_reg("relax.memory.alloc_storage", ("size", "virtual_device_index", "storage_scope", "dtype"),
-     deduce_object, False, "SI-struct-storage-1")
-_reg("relax.memory.alloc_tensor", ("storage", "offset", "shape", "dtype"),
-     deduce_alloc_tensor_at(2, 3), False, "SI-struct-alloc-1")
 _reg("relax.memory.kill_storage", ("storage",), deduce_void, False, "SI-struct-void-1")
 _reg("relax.memory.kill_tensor", ("tensor",), deduce_void, False, "SI-struct-void-1")
-_reg("relax.builtin.alloc_tensor", ("shape", "dtype", "runtime_device_index"),
-     deduce_alloc_tensor_at(0, 1), False, "SI-struct-alloc-1")
-_reg("relax.vm.alloc_storage", ("size", "runtime_device_index", "dtype"), deduce_object, False,
-     "SI-struct-storage-1")
-_reg("relax.vm.alloc_tensor", ("storage", "offset", "shape", "dtype"),
-     deduce_alloc_tensor_at(2, 3), False, "SI-struct-alloc-1")
+
+
+def _reg_alloc(name: str, operands: tuple[Operand, ...], deduce, rule: str) -> None:
+    """SI-struct-alloc-2: an allocation binds its arguments as TVM's Python function
+    does (keywords, TVM's defaults filled in, a dtype written as a string read as
+    ``R.dtype``), so its canonical call has every operand, positional, as TVM prints it.
+    It is pure (TVM's FPurity) but an ``allocator``: equal calls are distinct values
+    (spec/ops/structural.md)."""
+    register(OpDef(name, operands, deduce=deduce, compute=None, pure=True, family=FAMILY,
+                   spec_rule=rule, allocator=True))
+
+
+_SCOPE = Operand("storage_scope", "str", default="global")
+_DEVICE0 = Operand("runtime_device_ind", "prim", default=0)
+_reg_alloc("relax.memory.alloc_storage",
+           (Operand("size", "shape"), Operand("virtual_device_index", "prim"),
+            Operand("storage_scope", "str"), Operand("dtype", "dtype")),
+           deduce_object, "SI-struct-storage-1")
+_reg_alloc("relax.memory.alloc_tensor",
+           (Operand("storage", "any"), Operand("offset", "prim"), Operand("shape", "shape"),
+            Operand("dtype", "dtype"), _DEVICE0),
+           deduce_alloc_tensor_at(2, 3), "SI-struct-alloc-1")
+_reg_alloc("relax.builtin.alloc_tensor",
+           (Operand("shape", "shape"), Operand("dtype", "dtype"),
+            Operand("runtime_device_index", "prim"), _SCOPE),
+           deduce_alloc_tensor_at(0, 1), "SI-struct-alloc-1")
+_reg_alloc("relax.vm.alloc_storage",
+           (Operand("shape", "shape"), Operand("runtime_device_index", "prim"),
+            Operand("dtype", "dtype"), _SCOPE),
+           deduce_object, "SI-struct-storage-1")
+_reg_alloc("relax.vm.alloc_tensor",
+           (Operand("storage", "any"), Operand("offset", "prim"), Operand("shape", "shape"),
+            Operand("dtype", "dtype"), _DEVICE0),
+           deduce_alloc_tensor_at(2, 3), "SI-struct-alloc-1")
 _reg("relax.vm.kill_object", ("obj",), deduce_void, False, "SI-struct-void-1")
 _reg("relax.null_value", (), deduce_object, True, "SI-struct-storage-1")
 

@@ -12,6 +12,9 @@ What is never merged (PASS-cse-2):
 - a value containing a call with an effect (``dead_code_elimination.has_effect``:
   impure ops such as allocation or printing, packed calls, direct PrimFunc calls, calls
   of impure functions), nor a function literal whose body contains one;
+- a value containing an allocation (``OpDef.allocator``, SI-struct-alloc-2): allocations
+  are pure, but two equal calls give two distinct tensors, and merging them would make
+  the writes into one visible through the other;
 - a binding whose variable's struct info differs from the earlier variable's (one of
   them annotated coarser than deduced): a copy with a finer annotation than its value
   would be ill-formed, and TVM, whose annotated values carry the annotation, does not
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 from relax_ref.ir import relax as rx
 from relax_ref.ir.equal import structural_equal, structural_hash
+from relax_ref.ops.registry import lookup
 from relax_ref.semantics.normalize import normalize
 
 from .rewrite import has_effect
@@ -117,9 +121,9 @@ def _strip_binding(b: rx.Binding) -> rx.Binding:
 
 
 def contains_effect(value: rx.Expr, mod: rx.IRModule) -> bool:
-    """Whether evaluating ``value`` may have an effect: a call with an effect anywhere in
-    it, nested functions aside (creating a closure runs nothing); for a function literal,
-    its body (TVM's ContainsImpureCall)."""
+    """Whether evaluating ``value`` may have an effect or allocate: such a call anywhere
+    in it, nested functions aside (creating a closure runs nothing); for a function
+    literal, its body (TVM's ContainsImpureCall, plus allocations)."""
     found = False
 
     class _Find(Rewriter):
@@ -128,7 +132,7 @@ def contains_effect(value: rx.Expr, mod: rx.IRModule) -> bool:
 
         def call(self, e):
             nonlocal found
-            found = found or has_effect(e, mod)
+            found = found or has_effect(e, mod) or _allocates(e)
             return super().call(e)
 
     finder = _Find()
@@ -137,6 +141,14 @@ def contains_effect(value: rx.Expr, mod: rx.IRModule) -> bool:
     else:
         finder.expr(value)
     return found
+
+
+def _allocates(call: rx.Call) -> bool:
+    """Whether ``call`` allocates: a value with identity, never shared (PASS-cse-2)."""
+    if not isinstance(call.op, rx.Op):
+        return False
+    opdef = lookup(call.op.name)
+    return opdef is not None and opdef.allocator
 
 
 class _Eliminator(Rewriter):

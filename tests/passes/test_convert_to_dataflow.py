@@ -59,9 +59,9 @@ class Module:
         return i
 '''
 
-# The print, the allocation, the direct PrimFunc call and the if end runs; the single
-# binding f stays (min_size 2); h joins the existing block after it; a, b and e leave
-# their blocks, c1 and d do not.
+# The print, the direct PrimFunc call and the if end runs; the allocation is pure (as in
+# TVM) and joins the run before it; the single binding f stays (min_size 2); h joins the
+# existing block after it; a, b, e and out leave their blocks, c1 and d do not.
 EXPECTED = '''
 @I.ir_module
 class Module:
@@ -78,8 +78,8 @@ class Module:
             c1 = R.add(b, x)
             d = R.subtract(c1, a)
             e = R.negative(d)
-            R.output(e)
-        out = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0))
+            out = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0))
+            R.output(e, out)
         cls.copy(e, out)
         f = R.add(out, e)
         if c:
@@ -120,8 +120,8 @@ def test_runs_of_pure_bindings_become_dataflow_blocks():
 
 
 @pytest.mark.parametrize("min_size, expected", [
-    (1, [["a", "b"], ["c1", "d", "e"], ["f"], ["h", "i"]]),
-    (3, [["c1", "d", "e"], ["h", "i"]]),
+    (1, [["a", "b"], ["c1", "d", "e", "out"], ["f"], ["h", "i"]]),
+    (3, [["c1", "d", "e", "out"], ["h", "i"]]),
 ])
 def test_min_size(min_size, expected):
     """PASS-to-df-2: a run shorter than min_size stays, unless it joins an existing block."""

@@ -240,3 +240,32 @@ def test_agrees_with_tvm_on_samples(path):
     if not tvm_can_parse(text):
         pytest.skip("TVM 0.27 cannot parse this text")
     compare_with_tvm(text, CSE, TVM_CSE, check_ours=False)
+
+
+def test_allocations_are_never_merged():
+    # SI-struct-alloc-2: allocations are pure (they may sit in a dataflow block) but two
+    # equal calls are two tensors; merged, both writes would land in one.
+    text = '''
+@I.ir_module
+class Module:
+    @T.prim_func
+    def fill(x: T.Buffer((2,), "float32"), c: T.float32, out: T.Buffer((2,), "float32")):
+        for i in range(2):
+            out[i] = x[i] + c
+
+    @R.function
+    def main(x: R.Tensor((2,), "float32")) -> R.Tuple(R.Tensor((2,), "float32"), R.Tensor((2,), "float32")):
+        R.func_attr({"relax.force_pure": True})
+        cls = Module
+        with R.dataflow():
+            a = R.builtin.alloc_tensor(R.shape([2]), "float32", 0)
+            b = R.builtin.alloc_tensor(R.shape([2]), dtype="float32", runtime_device_index=0)
+            R.output(a, b)
+        _1 = cls.fill(x, R.prim_value(T.float32(1)), a)
+        _2 = cls.fill(x, R.prim_value(T.float32(2)), b)
+        return (a, b)
+'''
+    after = CSE(parsed(text))
+    allocs = [v for v in _values(after) if isinstance(v, rx.Call) and isinstance(v.op, rx.Op)]
+    assert len(allocs) == 2
+    check_pass(CSE, parsed(text), trials=2)
