@@ -525,7 +525,12 @@ class RelaxReader(Annotations):
             return self.sinfo_call(name, args, kwargs, node)
         if name == "const":
             return self.const(args, kwargs, node)
-        if name == "shape":
+        if name in ("emit_te", "emit_te_with_grad"):
+            raise self.error(f"R.{name} builds a PrimFunc from a TE compute by running Python "
+                             f"(topi); relax_ref reads no TE: write the PrimFunc with "
+                             f"@T.prim_func and call it with R.call_tir", node,
+                             rule="SYN-relax-9")
+        if name in ("shape", "ShapeExpr"):  # R.ShapeExpr([n]) is TVM's constructor of R.shape
             if len(args) != 1 or kwargs:
                 raise self.error("R.shape takes one list of dimensions", node, rule="SYN-relax-9")
             dims = self.shape_dims(args[0])

@@ -191,3 +191,15 @@ def test_targets_in_function_attributes_print_back():
     text = STORES.format(stmt="A[i] = T.float32(0)").replace("    for i", attrs + "    for i")
     mod = parse(text)
     assert_structural_equal(parse(print_module(mod)), mod)
+
+
+def test_emit_te_is_a_located_error_naming_the_fix():
+    text = "from tvm import topi\n" + RELAX.format(call='R.emit_te(topi.add, x, x)')
+    with pytest.raises(ParseError, match="write the PrimFunc with @T.prim_func") as err:
+        parse(text)
+    assert err.value.rule == "SYN-relax-9"
+
+
+def test_r_shape_expr_is_r_shape():
+    assert_structural_equal(parse(RELAX.format(call="R.ShapeExpr([4])")),
+                            parse(RELAX.format(call="R.shape([4])")))
