@@ -484,8 +484,8 @@ class PrimPrinter:
                 parts = []
                 if not isinstance(s.ret, si.ObjectStructInfo):
                     parts.append(f"ret={self.struct_info(s.ret)}")
-                if not s.purity:
-                    parts.append("purity=False")
+                if s.purity:  # an opaque callable is impure unless it says so
+                    parts.append("purity=True")
                 parts += derive
                 return f"R.Callable({', '.join(parts)})" if parts else "R.Callable"
             params = [self.struct_info(p) for p in s.params]

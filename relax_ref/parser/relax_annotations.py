@@ -164,7 +164,7 @@ class Annotations(Reader):
                         pv = (pv,)
                     params = tuple(self.to_struct_info(p, params_node) for p in pv)
             ret = self.struct_info(ret_node) if ret_node is not None else si.ObjectStructInfo()
-            purity = True
+            purity = params is not None  # TVM's default: an opaque callable is impure
             if purity_node is not None:
                 purity = self.value(purity_node)
                 if not isinstance(purity, bool):

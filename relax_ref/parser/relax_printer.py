@@ -197,8 +197,9 @@ class RelaxPrinter(PrimPrinter):
         if isinstance(e, rx.Call):
             return self._call_expr(e)
         if isinstance(e, rx.ExternFunc):
-            if isinstance(e.struct_info, si.FuncStructInfo) and e.struct_info.derive_func:
-                # The annotation that carries a derive function is the one TVM writes.
+            if _written_callable(e.struct_info):
+                # A written annotation (TVM writes one that carries a derive function);
+                # not the opaque impure one normalization gives a bare name.
                 return f"R.ExternFunc({quote(e.global_symbol)}, {self.struct_info(e.struct_info)})"
             return f"R.ExternFunc({quote(e.global_symbol)})"
         if isinstance(e, rx.Op):
@@ -246,8 +247,7 @@ class RelaxPrinter(PrimPrinter):
                 sinfo_args = ()
             parts = [self.expr(a) for a in args] + self._trailer(c.attrs, sinfo_args)
             return f"R.{name}({', '.join(parts)})"
-        if isinstance(op, rx.ExternFunc) and isinstance(op.struct_info, si.FuncStructInfo) \
-                and op.struct_info.derive_func:
+        if isinstance(op, rx.ExternFunc) and _written_callable(op.struct_info):
             parts = [self.expr(a) for a in args] + self._trailer(c.attrs, sinfo_args)
             return f"{self.expr(op)}({', '.join(parts)})"
         if isinstance(op, rx.ExternFunc):
@@ -383,6 +383,13 @@ def _is_expression_statement(var: rx.Var, used: set[int]) -> bool:
 def _op_name(name: str) -> str:
     """``relax.nn.softmax`` -> ``nn.softmax``."""
     return name[len("relax."):] if name.startswith("relax.") else name
+
+
+def _written_callable(s) -> bool:
+    """Whether an ExternFunc's struct info says more than a bare name's (SI-extern-1)."""
+    return isinstance(s, si.FuncStructInfo) and (
+        s.derive_func is not None or s.purity or s.params is not None
+        or not isinstance(s.ret, si.ObjectStructInfo))
 
 
 def _alloc_sinfo_derivable(c: rx.Call) -> bool:

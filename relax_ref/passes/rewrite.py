@@ -170,8 +170,6 @@ def has_effect(value: rx.Expr, mod: rx.IRModule) -> bool:
     if isinstance(op, rx.Op):
         opdef = lookup(op.name)
         return opdef is None or not opdef.pure
-    if isinstance(op, rx.ExternFunc):
-        return True
     if isinstance(op, rx.GlobalVar):
         f = mod.functions.get(op.name_hint)
         return isinstance(f, tir.PrimFunc) or (isinstance(f, rx.Function) and not f.is_pure)

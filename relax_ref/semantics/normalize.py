@@ -335,8 +335,11 @@ class Normalizer:
         if isinstance(e, rx.DataTypeImm):
             return rx.DataTypeImm(e.value, si.ObjectStructInfo(), span=e.span)
         if isinstance(e, rx.ExternFunc):
-            return rx.ExternFunc(e.global_symbol, si.FuncStructInfo(None, si.ObjectStructInfo(),
-                                                                    False), span=e.span)
+            # SI-extern-1: a written R.Callable is kept (its purity decides WF-pure-*);
+            # else nothing is known, and a packed function may have effects.
+            sinfo = e.struct_info if isinstance(e.struct_info, si.FuncStructInfo) else \
+                si.FuncStructInfo(None, si.ObjectStructInfo(), False)
+            return rx.ExternFunc(e.global_symbol, sinfo, span=e.span)
         if isinstance(e, rx.Op):
             return e
         if isinstance(e, rx.Tuple):

@@ -503,6 +503,9 @@ class _RelaxChecker:
                 return f"{opdef.short_name} has side effects"
             return None
         if isinstance(op, rx.ExternFunc):
+            fs = op.struct_info  # SI-extern-1: a written R.Callable(..., purity=True)
+            if isinstance(fs, si.FuncStructInfo) and fs.purity:
+                return None
             return f"the packed function {op.global_symbol!r} is called (use " \
                    f"R.call_pure_packed for a pure one)"
         if isinstance(op, rx.GlobalVar):

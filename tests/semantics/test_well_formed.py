@@ -742,6 +742,7 @@ IMPURE_CALLS = {
     "call-packed": 'p = R.call_packed("my_func", a, sinfo_args=R.Tensor((4,), "float32"))',
     "impure-function": "e = cls.effect(a)",
     "kill-tensor": "R.memory.kill_tensor(a)",
+    "extern-func-annotated-impure": 'v = R.ExternFunc("f", R.Callable(purity=False))(a)',
 }
 
 PURITY = [
@@ -1397,6 +1398,15 @@ class Module:
             w = R.vm.alloc_tensor(v, offset=0, shape=R.shape([4]), dtype="float32")
             R.output(o, t, w)
         return x
+''',
+    # SI-extern-1: a packed function annotated pure, as TVM writes a view's.
+    "extern-func-annotated-pure-in-pure-function": '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(a: R.Tensor((16,), "float32")):
+        b = R.ExternFunc("my_view", R.Callable(purity=True))(a, R.shape([4, 4]))
+        return b
 ''',
     "pure-packed-call-in-dataflow": '''
 @I.ir_module
