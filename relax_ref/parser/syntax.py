@@ -5,6 +5,7 @@ about Relax or TIR. Nothing is ever evaluated: numbers and strings are decoded b
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -99,7 +100,8 @@ def parse_tree(text: str, source: str, start: str = "start") -> Tree:
     try:
         return _lark().parse(text, start=start)
     except UnexpectedInput as err:
-        raise _parse_error(err, text, source) from None
+        inside = _plain_python_block(text, getattr(err, "line", None) or 0, source)
+        raise (inside or _parse_error(err, text, source)) from None
     except IndentError as err:
         raise ParseError(err.args[0], Span(source, err.line, err.column, err.line,
                                            err.column + 1),
@@ -109,6 +111,42 @@ def parse_tree(text: str, source: str, start: str = "start") -> Tree:
     except RecursionError:
         raise ParseError("expression nested too deeply", Span(source, 1, 1, 1, 1),
                          rule="SYN-limit-1", source_text=text) from None
+
+
+_TOP_LEVEL_DEF = re.compile(r"(?:async\s+)?(def|class)\s+([A-Za-z_][A-Za-z_0-9]*)")
+
+
+_TVMSCRIPT_DECORATOR = re.compile(r"@(I|R|T|ir_module|tvm\.script)\b")
+
+
+def _plain_python_block(text: str, line: int, source: str) -> ParseError | None:
+    """SYN-module-1 for a syntax error inside an undecorated top-level ``def`` or
+    ``class`` (a whole pasted test file): the block is Python, not TVMScript, and is
+    never read, so the error names the block rather than the construct it tripped on."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    k = line - 1
+    while k >= 0 and (not lines[k].strip() or lines[k][0] in " \t#"):
+        k -= 1
+    if k < 0:
+        return None
+    header = _TOP_LEVEL_DEF.match(lines[k])
+    if header is None:
+        return None
+    d = k - 1
+    while d >= 0 and lines[d].startswith("@"):
+        if _TVMSCRIPT_DECORATOR.match(lines[d]):
+            return None
+        d -= 1
+    keyword, name = header.groups()
+    what = "function" if keyword == "def" else "class"
+    return ParseError(
+        f"`{keyword} {name}` has no decorator (@I.ir_module, @R.function or @T.prim_func): "
+        f"a plain Python {what} is not read (its body is Python, not TVMScript); keep "
+        f"only the module and its imports, or copy the module out of it",
+        Span(source, k + 1, 1, k + 1, len(lines[k]) + 1), rule="SYN-module-1",
+        source_text=text)
 
 
 def _parse_error(err: UnexpectedInput, text: str, source: str) -> ParseError:

@@ -200,3 +200,28 @@ def test_mutated_samples_fail_only_with_parse_error(text):
         parse(text, "mutant.py")
     except ParseError as err:
         assert err.span is not None and err.span.line >= 1 and err.span.column >= 1
+
+
+def test_a_pasted_test_function_is_named_not_its_python():
+    # A whole test file: the module parses, then a test function holds Python the grammar
+    # does not read (a comprehension); the error names the function (SYN-module-1).
+    text = (
+        "from tvm.script import ir as I, relax as R\n"
+        "\n"
+        "@I.ir_module\n"
+        "class Module:\n"
+        "    @R.function\n"
+        "    def main(x: R.Tensor((2,), \"float32\")):\n"
+        "        return x\n"
+        "\n"
+        "@pytest.mark.parametrize(\"n\", [1, 2])\n"
+        "def test_names(n):\n"
+        "    names = [gv.name_hint for gv in Module.get_global_vars()]\n"
+        "    assert names\n"
+    )
+    with pytest.raises(ParseError) as info:
+        parse(text, "pasted.py")
+    err = info.value
+    assert err.rule == "SYN-module-1"
+    assert (err.span.line, err.span.column) == (10, 1)
+    assert "`def test_names` has no decorator" in err.message
