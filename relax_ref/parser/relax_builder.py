@@ -7,6 +7,7 @@ function's variable (DESIGN.md section 3.1). Nested functions see their parent's
 from __future__ import annotations
 
 from collections import ChainMap
+from dataclasses import replace
 
 import numpy as np
 from lark import Tree
@@ -286,13 +287,15 @@ class RelaxReader(Annotations):
         outer = self.scope
         self.scope = outer.new_child()
         try:
-            if not stmts or stmts[-1].data not in ("assign", "ann_assign"):
+            if not stmts or stmts[-1].data not in ("assign", "ann_assign", "with_stmt",
+                                                   "expr_stmt"):
                 raise self.error("each branch of an if must end by assigning its result to a "
                                  "variable", stmts[-1] if stmts else suite, rule="SYN-relax-6")
             last = stmts[-1]
+            ends_in_statement = last.data in ("with_stmt", "expr_stmt")
             blocks: list[rx.BindingBlock] = []
             bindings: list[rx.Binding] = []
-            for s in stmts[:-1]:
+            for s in (stmts if ends_in_statement else stmts[:-1]):
                 if s.data == "return_stmt":
                     raise self.error("return inside an if branch is not part of Relax", s,
                                      rule="SYN-relax-6")
@@ -306,6 +309,8 @@ class RelaxReader(Annotations):
                     blocks.append(self.dataflow_block(s))
                     continue
                 self.statement(s, bindings, dataflow_outputs)
+            if ends_in_statement:
+                return self._branch_ending_in_statement(last, blocks, bindings, suite, side)
             target = last.children[0]
             if not (isinstance(target, Tree) and target.data == "name"):
                 raise self.error("the left side of a Relax binding must be one name", target,
@@ -332,6 +337,33 @@ class RelaxReader(Annotations):
             return rx.SeqExpr(tuple(blocks), body, span=self.ctx.span(suite)), name, ann
         finally:
             self.scope = outer
+
+    def _branch_ending_in_statement(self, last: Tree, blocks: list, bindings: list,
+                                    suite: Tree, side: str):
+        """SYN-relax-6, TVM's other two branch endings. A branch that ends in an
+        expression statement (``R.print(...)``) has that statement's value as its result,
+        and the if binds ``_``. A branch that ends in a dataflow block has the block's last
+        binding as its result: that binding must be an output, it is renamed ``NAME_then``
+        / ``NAME_else`` (TVM's names) and the if binds ``NAME``."""
+        if last.data == "expr_stmt":
+            if not bindings or bindings[-1].var.name_hint != "_":
+                raise self.error("each branch of an if must end by assigning its result to a "
+                                 "variable", last, rule="SYN-relax-6")
+            blocks.append(rx.BindingBlock(tuple(bindings)))
+            return rx.SeqExpr(tuple(blocks), bindings[-1].var, span=self.ctx.span(suite)), \
+                "_", None
+        block = blocks[-1] if blocks and not bindings else None
+        tail = block.bindings[-1] if isinstance(block, rx.DataflowBlock) and block.bindings \
+            else None
+        if tail is None or isinstance(tail.var, rx.DataflowVar):
+            raise self.error("a branch that ends in a dataflow block takes the block's last "
+                             "binding as its result, which must be one of its R.output "
+                             "variables", last, rule="SYN-relax-6")
+        name = tail.var.name_hint
+        renamed = rx.Var(f"{name}_{side}", tail.var.struct_info, span=tail.var.span)
+        blocks[-1] = rx.DataflowBlock(block.bindings[:-1] + (replace(tail, var=renamed),),
+                                      span=block.span)
+        return rx.SeqExpr(tuple(blocks), renamed, span=self.ctx.span(suite)), name, None
 
     def _check_dataflow_head(self, stmt: Tree) -> None:
         """SYN-relax-2: the only `with` is `with R.dataflow():`."""

@@ -129,3 +129,65 @@ def test_tvm_reads_our_printing_alike(name):
     assert structural_equal(normalize(parse(theirs)), normalize(parse(SOURCES[name])))
     tvm.ir.assert_structural_equal(from_source(print_module(normalize(parse(SOURCES[name])))),
                                    from_source(SOURCES[name]))
+
+
+# TVM's other branch endings: a dataflow block whose last binding is the result (renamed
+# NAME_then / NAME_else, the if binds NAME), and an expression statement (the if binds _).
+ENDS_IN_DATAFLOW = HEADER + '''    @R.function
+    def main(c: R.Tensor((), dtype="bool"), x: R.Tensor((3,), dtype="float32")) -> R.Tensor((3,), dtype="float32"):
+        if c:
+            with R.dataflow():
+                t = R.add(x, x)
+                out = R.multiply(t, x)
+                R.output(out)
+        else:
+            with R.dataflow():
+                out = R.subtract(x, x)
+                R.output(out)
+        return out
+'''
+
+ENDS_IN_STATEMENT = HEADER + '''    @R.function(pure=False)
+    def main(c: R.Tensor((), dtype="bool"), x: R.Tensor((3,), dtype="float32")) -> R.Tensor((3,), dtype="float32"):
+        if c:
+            R.print(x, format="then {}")
+        else:
+            R.print(x, format="else {}")
+        return x
+'''
+
+
+def test_a_branch_may_end_in_its_dataflow_block():
+    mod = parse(ENDS_IN_DATAFLOW, "t.py")
+    binding = mod.functions["main"].body.blocks[0].bindings[0]
+    assert binding.var.name_hint == "out"
+    then_body, else_body = binding.value.true_branch.body, binding.value.false_branch.body
+    assert (then_body.name_hint, else_body.name_hint) == ("out_then", "out_else")
+    assert not check_well_formed(mod)
+    x = np.array([1.0, 2.0, 3.0], dtype="float32")
+    interp = Interpreter(normalize(mod))
+    np.testing.assert_array_equal(interp.run("main", [np.array(True), x]), (x + x) * x)
+    np.testing.assert_array_equal(interp.run("main", [np.array(False), x]), x - x)
+    again = parse(print_module(mod), "again.py")
+    assert structural_equal(again, mod)
+
+
+def test_a_branch_may_end_in_an_expression_statement():
+    mod = parse(ENDS_IN_STATEMENT, "t.py")
+    binding = mod.functions["main"].body.blocks[0].bindings[0]
+    assert binding.var.name_hint == "_"
+    assert not check_well_formed(mod)
+    x = np.array([1.0, 2.0, 3.0], dtype="float32")
+    np.testing.assert_array_equal(Interpreter(normalize(mod)).run("main", [np.array(True), x]), x)
+    assert structural_equal(parse(print_module(mod), "again.py"), mod)
+
+
+def test_a_dataflow_ending_needs_an_output_last():
+    text = ENDS_IN_DATAFLOW.replace("                out = R.subtract(x, x)\n"
+                                    "                R.output(out)\n",
+                                    "                out = R.subtract(x, x)\n"
+                                    "                dead = R.add(x, x)\n"
+                                    "                R.output(out)\n")
+    with pytest.raises(ParseError) as info:
+        parse(text, "t.py")
+    assert info.value.rule == "SYN-relax-6"
