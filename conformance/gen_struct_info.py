@@ -552,6 +552,61 @@ def deduction_cases() -> list[Case]:
                        "An if condition that is a bool R.Prim (k > 2 for k: T.int64) is "
                        "accepted (SI-if-1)."))
 
+    if_one = _module('''    @R.function
+    def main(c: R.Tensor((1,), "bool"), x: R.Tensor((3,), "float32")) -> R.Tensor((3,), "float32"):
+        if c:
+            y = R.add(x, x)
+        else:
+            y = x
+        return y
+''')
+    cases.append(valid("if_condition_one_element_tensor", if_one,
+                       [ok([tensor(np.array([True])), tensor(x3)], [tensor(x3 + x3)]),
+                        ok([tensor(np.array([False])), tensor(x3)], [tensor(x3)])],
+                       ["SI-if-1", "EXEC-if-1"],
+                       "An if condition that is a bool tensor of shape (1,), as TVM's ONNX "
+                       "importer writes it, is accepted and read (SI-if-1, EXEC-if-1)."))
+
+    pure_extern = _module('''    @R.function
+    def main(x: R.Tensor((3,), "float32")) -> R.Tensor((3,), "float32"):
+        with R.dataflow():
+            v = R.ExternFunc("vm.builtin.copy", R.Callable(purity=True))(x)
+            y = R.match_cast(v, R.Tensor((3,), "float32"))
+            z = R.add(y, y)
+            R.output(z)
+        return z
+''')
+    cases.append(valid("extern_func_annotated_pure", pure_extern,
+                       [ok([tensor(x3)], [tensor(x3 + x3)])],
+                       ["SI-extern-1"],
+                       "A packed function written with R.Callable(purity=True) is a pure "
+                       "call: it may stand in a dataflow block (SI-extern-1)."))
+
+    allocs = _module('''    @T.prim_func(private=True)
+    def fill(x: T.Buffer((3,), "float32"), c: T.float32, out: T.Buffer((3,), "float32")):
+        for i in range(3):
+            out[i] = x[i] + c
+
+    @R.function
+    def main(x: R.Tensor((3,), "float32")) -> R.Tuple(R.Tensor((3,), "float32"), R.Tensor((3,), "float32")):
+        R.func_attr({"relax.force_pure": True})
+        cls = Module
+        with R.dataflow():
+            a: R.Tensor((3,), "float32") = R.builtin.alloc_tensor(R.shape([3]), dtype="float32", runtime_device_index=0)
+            b: R.Tensor((3,), "float32") = R.builtin.alloc_tensor(R.shape([3]), "float32", 0)
+            R.output(a, b)
+        cls.fill(x, R.prim_value(T.float32(1)), a)
+        cls.fill(x, R.prim_value(T.float32(2)), b)
+        return (a, b)
+''')
+    cases.append(valid("allocations_pure_and_distinct", allocs,
+                       [ok([tensor(x3)], [tensor(x3 + np.float32(1)),
+                                            tensor(x3 + np.float32(2))])],
+                       ["SI-struct-alloc-2", "SI-struct-alloc-1"],
+                       "Allocations written as TVM writes them (keywords, a dtype string) "
+                       "are pure, so they stand in a dataflow block; two equal ones are two "
+                       "tensors (SI-struct-alloc-2)."))
+
     func_join = _module('''    @R.function(private=True)
     def dbl(a: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
         b = R.add(a, a)

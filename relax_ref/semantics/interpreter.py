@@ -247,16 +247,17 @@ class Interpreter:
                                 check="unsupported", rule="EXEC-expr-1")
 
     def if_expr(self, e: rx.If, frame: Frame) -> Any:
-        """EXEC-if-1: the condition is a bool scalar (a 0-d tensor or an R.Prim)."""
+        """EXEC-if-1: the condition is a bool R.Prim or a tensor of one element (0-d, or
+        every dimension 1)."""
         cond = self.expr(e.cond, frame)
-        if isinstance(cond, np.ndarray) and cond.ndim == 0:
-            taken = bool(cond)
+        if isinstance(cond, np.ndarray) and cond.size == 1:
+            taken = bool(cond.reshape(()))
         elif isinstance(cond, PrimScalar) and cond.dtype == BOOL:
             taken = bool(cond.value)
         else:
-            raise RuntimeCheckError(f"the condition of an if must be a bool scalar, found "
-                                    f"{describe_value(cond)}", e.span, check="struct_info",
-                                    rule="EXEC-if-1")
+            raise RuntimeCheckError(f"the condition of an if must be a bool scalar or a "
+                                    f"tensor of one element, found {describe_value(cond)}",
+                                    e.span, check="struct_info", rule="EXEC-if-1")
         return self.seq(e.true_branch if taken else e.false_branch, frame)
 
     # -- calls ------------------------------------------------------------------------------------------

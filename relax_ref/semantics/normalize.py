@@ -455,7 +455,7 @@ class Normalizer:
         scope = em.scope
         cond = self.leaf(e.cond, em)
         cs = cond.struct_info
-        ok = (isinstance(cs, si.TensorStructInfo) and cs.ndim in (0, -1)
+        ok = (isinstance(cs, si.TensorStructInfo) and _may_hold_one_element(cs)
               and (cs.dtype.is_bool or cs.dtype.is_void)) or \
              (isinstance(cs, si.PrimStructInfo) and cs.dtype == BOOL) or \
              isinstance(cs, si.ObjectStructInfo)
@@ -466,6 +466,16 @@ class Normalizer:
         else_b = self.seq_expr(e.false_branch, scope, body_hint=f"{var_hint}_else")
         sinfo = join(then_b.struct_info, else_b.struct_info, scope.analyzer)
         return rx.If(cond, then_b, else_b, sinfo, span=e.span)
+
+
+def _may_hold_one_element(t: si.TensorStructInfo) -> bool:
+    """SI-if-1: a tensor condition holds one element: 0-d, or every dimension 1 (TVM's
+    ONNX importer writes ``R.Tensor((1,), "bool")``), or not known statically (then the
+    interpreter checks it, EXEC-if-1). A static dimension other than 1 is an error, where
+    TVM's VM would silently read the first element."""
+    if t.shape is None:
+        return True
+    return all(not isinstance(d, P.IntImm) or d.value == 1 for d in t.shape)
 
 
 def constant_sinfo(c: rx.Constant) -> si.TensorStructInfo:

@@ -444,3 +444,42 @@ def test_resource_errors_name_the_binding_location():
     with pytest.raises(ResourceError) as info:
         run(mod, "main", [np.zeros(4, F32)] * 2, limits=Limits(max_tensor_bytes=8))
     assert str(info.value).startswith("two.py:6:")
+
+
+# -- SI-if-1, EXEC-if-1: a condition of one element -----------------------------------------
+
+ONE_ELEMENT_CONDITION = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(c: R.Tensor({shape}, "bool"), x: R.Tensor((2,), "float32")):
+        if c:
+            y = x
+        else:
+            y = R.negative(x)
+        return y
+'''
+
+
+def test_if_condition_of_one_element_as_tvm_onnx_writes_it():
+    text = ONE_ELEMENT_CONDITION.format(shape="(1,)")
+    out = _run(text, np.array([False]), np.array([3, 4], F32))
+    np.testing.assert_array_equal(out, [-3, -4])
+
+
+def test_if_condition_of_unknown_shape_is_checked_where_the_if_runs():
+    text = ONE_ELEMENT_CONDITION.format(shape="(n,)").replace("def main", "def main", 1)
+    text = text.replace('R.Tensor((n,), "bool")', 'R.Tensor(("n",), "bool")')
+    np.testing.assert_array_equal(_run(text, np.array([True]), np.array([3, 4], F32)), [3, 4])
+    with pytest.raises(RuntimeCheckError) as err:
+        _run(text, np.array([True, False]), np.array([3, 4], F32))
+    assert err.value.rule == "EXEC-if-1" and err.value.span.line == 6
+
+
+def test_if_condition_of_several_elements_is_an_error():
+    from relax_ref.errors import StructInfoError
+    from relax_ref.semantics.normalize import normalize
+
+    with pytest.raises(StructInfoError) as err:
+        normalize(parse(ONE_ELEMENT_CONDITION.format(shape="(1, 3)")))
+    assert err.value.rule == "SI-if-1"
