@@ -279,8 +279,13 @@ def _scan(np_fn: Callable, start: int):
 
 _STAT_ATTRS = (Attr("axis", None, to_opt_int_tuple), Attr("keepdims", False, to_bool))
 _ARG_ATTRS = (Attr("axis", None, to_opt_int), Attr("keepdims", False, to_bool))
+def _exclusive(value) -> bool:
+    """TVM's frontends write ``exclusive=None``, which TVM reads as False."""
+    return False if value is None else to_bool(value)
+
+
 _SCAN_ATTRS = (Attr("axis", None, to_opt_int), Attr("dtype", None, to_dtype),
-               Attr("exclusive", False, to_bool))
+               Attr("exclusive", False, _exclusive))
 
 
 def _register_all() -> None:

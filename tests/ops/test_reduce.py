@@ -165,6 +165,10 @@ def test_scan_dtype_attribute():
     assert str(deduce("cumsum", [tensor((3,), "")], dtype="float16").dtype) == "float16"
 
 
+def test_scan_exclusive_none_is_false_as_tvm_reads_it():
+    assert dims(deduce("cumsum", [tensor((2, 3))], axis=1, exclusive=None)) == (2, 3)
+
+
 def test_scan_axis_out_of_range_is_an_error():
     with pytest.raises(StructInfoError) as e:
         deduce("cumsum", [tensor((2, 3))], axis=2)
