@@ -381,9 +381,16 @@ class Normalizer:
                                       e.span, rule="SI-op-unknown-1")
             canonical = canonicalize_call(e)
             args = tuple(self.operand(a, em) for a in canonical.args)
+            final_def = lookup(canonical.op.name) or opdef
+            if final_def.call_kind.dps and len(args) > 1 and \
+                    not isinstance(self.sinfo_of(args[1]), si.TupleStructInfo):
+                # SI-struct-dps-2: one argument that is not a tuple is the tuple of it,
+                # as TVM's _wrap_inline_arg_tuple makes it once its struct info is known.
+                wrapped = rx.Tuple((args[1],), si.TupleStructInfo((self.sinfo_of(args[1]),)),
+                                   span=args[1].span)
+                args = (args[0], wrapped) + args[2:]
             # The canonical op may differ from the written one (SI-call-4).
             new = rx.Call(canonical.op, args, canonical.attrs, canonical.sinfo_args, span=e.span)
-            final_def = lookup(canonical.op.name) or opdef
             sinfo = deduce_call_sinfo(new, [self.sinfo_of(a) for a in args], scope.analyzer)
             new = _with_sinfo(new, sinfo)
             if final_def.finalize is not None:

@@ -1,0 +1,35 @@
+"""Normalization of calls whose written form TVM's Python functions adjust once struct
+info is known (spec/ops/structural.md SI-struct-dps-2)."""
+from __future__ import annotations
+
+import numpy as np
+
+from relax_ref.ir import relax as rx
+from relax_ref.parser.builder import parse
+from relax_ref.semantics.interpreter import run
+from relax_ref.semantics.normalize import normalize
+
+ONE_ARGUMENT = '''
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def double(a: T.Buffer((2,), "float32"), b: T.Buffer((2,), "float32")):
+        for i in range(2):
+            b[i] = a[i] * T.float32(2)
+
+    @R.function
+    def main(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
+        cls = Module
+        y = R.call_tir(cls.double, (x,), out_ty=R.Tensor((2,), "float32"))
+        z = R.call_tir(cls.double, y, out_ty=R.Tensor((2,), "float32"))
+        return z
+'''
+
+
+def test_dps_argument_that_is_not_a_tuple_is_the_tuple_of_it():
+    # y's struct info is known only after deduction, so the parser cannot wrap it.
+    mod = normalize(parse(ONE_ARGUMENT))
+    z_call = mod["main"].body.blocks[0].bindings[1].value
+    assert isinstance(z_call.args[1], rx.Tuple) and len(z_call.args[1].fields) == 1
+    out = run(parse(ONE_ARGUMENT), "main", [np.array([1, 2], np.float32)])
+    np.testing.assert_array_equal(out, [4, 8])
