@@ -253,22 +253,6 @@ def test_fused_mlp_chain_matches_tvm(samples_dir):
     np.testing.assert_allclose(p, data["out_0"], rtol=1e-5, atol=1e-6)
 
 
-def test_vectorized_matmul_is_faster(mlp):
-    """The vectorized path is the point of having two (EXEC-tir-vec-1)."""
-    import time
-
-    rng = np.random.default_rng(3)
-    x = rng.standard_normal((16, 16)).astype(np.float32)
-    w = rng.standard_normal((16, 32)).astype(np.float32)
-    times = {}
-    for mode in ("scalar", "vectorized"):
-        out = np.zeros((16, 32), np.float32)
-        start = time.perf_counter()
-        run_prim_func(mlp["matmul"], [x, w, out], mode=mode)
-        times[mode] = time.perf_counter() - start
-    assert times["vectorized"] * 5 < times["scalar"]
-
-
 # ---------------------------------------------------------------------------------------
 # Integer, float and cast semantics (EXEC-tir-int-*, -div-*, -float-*, -cmp-*, -cast-*)
 # ---------------------------------------------------------------------------------------

@@ -4,8 +4,8 @@ run; shrinking gives small modules; a broken pass is caught and its counterexamp
 """
 from __future__ import annotations
 
+import math
 import re
-import time
 
 import numpy as np
 import pytest
@@ -160,7 +160,7 @@ def test_shrink_record_finds_the_least_failing_record():
             if any(v >= 5 for v in cand) else None
 
     spans = [(i, i + 1) for i in range(5)]
-    assert shrink_record([1, 7, 3, 9, 2], spans, fails, time.monotonic() + 30) == [5]
+    assert shrink_record([1, 7, 3, 9, 2], spans, fails, math.inf) == [5]
 
 
 def test_shrink_record_survives_a_lower_choice_that_shortens_the_record():
@@ -169,7 +169,7 @@ def test_shrink_record_survives_a_lower_choice_that_shortens_the_record():
             return [1], []
         return (list(cand), []) if cand[:2] == [2, 9] else None
 
-    assert shrink_record([2, 9], [], fails, time.monotonic() + 30) == [1]
+    assert shrink_record([2, 9], [], fails, math.inf) == [1]
 
 
 def test_failures_differing_only_in_numbers_and_shapes_have_one_signature():
