@@ -607,6 +607,27 @@ def deduction_cases() -> list[Case]:
                        "are pure, so they stand in a dataflow block; two equal ones are two "
                        "tensors (SI-struct-alloc-2)."))
 
+    pure_prim = _module('''    @T.prim_func(private=True)
+    def first_is_positive(a: T.Buffer((3,), "float32")) -> T.bool:
+        tmp = T.alloc_buffer((1,), "float32")
+        tmp[0] = a[0]
+        return tmp[0] > T.float32(0)
+
+    @R.function
+    def main(x: R.Tensor((3,), "float32")) -> R.Prim("bool"):
+        cls = Module
+        with R.dataflow():
+            p = cls.first_is_positive(x)
+            R.output(p)
+        return p
+''')
+    cases.append(valid("pure_prim_func_called_directly", pure_prim,
+                       [ok([tensor(np.array([2, -1, 0], np.float32))], [prim(True, "bool")]),
+                        ok([tensor(np.array([-2, 1, 0], np.float32))], [prim(False, "bool")])],
+                       ["WF-pure-4"],
+                       "A PrimFunc that stores only into its own buffer is pure: called "
+                       "directly, it may stand in a dataflow block (WF-pure-4)."))
+
     func_join = _module('''    @R.function(private=True)
     def dbl(a: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
         b = R.add(a, a)

@@ -13,6 +13,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
 from relax_ref.ir.uses import variable_uses
 from relax_ref.ops.registry import lookup
+from relax_ref.semantics.tir_exprs import prim_func_is_pure
 
 
 class Rewriter:
@@ -172,6 +173,8 @@ def has_effect(value: rx.Expr, mod: rx.IRModule) -> bool:
         return opdef is None or not opdef.pure
     if isinstance(op, rx.GlobalVar):
         f = mod.functions.get(op.name_hint)
-        return isinstance(f, tir.PrimFunc) or (isinstance(f, rx.Function) and not f.is_pure)
+        if isinstance(f, tir.PrimFunc):
+            return not prim_func_is_pure(f)  # WF-pure-4: one that stores into its arguments
+        return isinstance(f, rx.Function) and not f.is_pure
     s = op.struct_info
     return not (isinstance(s, si.FuncStructInfo) and s.purity)

@@ -20,6 +20,7 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import tir
 from relax_ref.ir.dtype import DataType, DTypeError
 from relax_ref.ir.numpy_dtype import numpy_dtype
+from relax_ref.ir.uses import stored_storage, tir_nodes
 from relax_ref.errors import RuntimeCheckError
 from relax_ref.numerics import (
     erf, float_floor_div, float_floor_mod, float_to_int, out_of_range_int, trunc_div, trunc_mod,
@@ -390,6 +391,26 @@ _INTRINSICS: dict[str, Callable] = {
 }
 # Intrinsics the vectorized path may meet (``ret`` leaves the function: scalar only).
 _VECTOR_INTRINSICS = frozenset(_INTRINSICS) - {"ret"}
+
+
+# Pure for WF-pure-4: those evaluated here, and reads TVM marks kReadState (a DLTensor's
+# fields), which the interpreter does not evaluate.
+_PURE_INTRINSICS = frozenset(_INTRINSICS) | {"tvm_struct_get"}
+
+
+def prim_func_is_pure(func: tir.PrimFunc) -> bool:
+    """WF-pure-4: a PrimFunc is pure when it stores only into buffers it allocates itself
+    and calls only the intrinsics evaluated here (math, no packed or extern calls), as
+    TVM's ``IsPureFunction`` judges it; a direct call of it then has no effect."""
+    own: set = set()
+    for node in tir_nodes(func.body):
+        if isinstance(node, tir.SBlock):
+            own.update(b.data if b.data is not None else b for b in node.alloc_buffers)
+        elif isinstance(node, tir.Allocate):
+            own.add(node.buffer_var)
+        elif isinstance(node, P.Call) and _intrinsic_name(node.op) not in _PURE_INTRINSICS:
+            return False
+    return stored_storage(func) <= own
 
 
 # ---------------------------------------------------------------------------------------

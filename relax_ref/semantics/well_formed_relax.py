@@ -14,6 +14,7 @@ from relax_ref.ir import tir
 from relax_ref.ir.span import Span
 from relax_ref.ops.registry import lookup
 from relax_ref.semantics.sinfo_relations import defined_symbols
+from relax_ref.semantics.tir_exprs import prim_func_is_pure
 
 if TYPE_CHECKING:
     from relax_ref.semantics.well_formed import _ModuleChecker
@@ -512,6 +513,8 @@ class _RelaxChecker:
             target = self.functions.get(op.name_hint)
             if isinstance(target, tir.PrimFunc):
                 self.arity(op.name_hint, len(target.params), len(args), span)
+                if prim_func_is_pure(target):  # WF-pure-4
+                    return None
                 return f"it calls the PrimFunc {op.name_hint!r} directly (destination-passing)"
             if isinstance(target, rx.Function):
                 self.arity(op.name_hint, len(target.params), len(args), span)

@@ -1399,6 +1399,31 @@ class Module:
             R.output(o, t, w)
         return x
 ''',
+    # WF-pure-4: a PrimFunc that writes nothing outside itself is called like a pure
+    # function, as TVM's IsPureFunction judges it.
+    "pure-prim-func-called-directly": '''
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def first_is_positive(a: T.Buffer((4,), "float32")) -> T.bool:
+        tmp = T.alloc_buffer((1,), "float32")
+        tmp[0] = a[0]
+        return tmp[0] > T.float32(0)
+
+    @T.prim_func(private=True)
+    def nothing(a: T.handle, b: T.handle):
+        T.evaluate(0)
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Prim("bool"):
+        cls = Module
+        with R.dataflow():
+            o = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), 0)
+            _ = cls.nothing(x, o)
+            p = cls.first_is_positive(x)
+            R.output(p)
+        return p
+''',
     # SI-extern-1: a packed function annotated pure, as TVM writes a view's.
     "extern-func-annotated-pure-in-pure-function": '''
 @I.ir_module
