@@ -14,8 +14,9 @@ TVM's legalization (``relax/transform/legalize_ops/nn.py`` and ``topi.nn``):
   pooling sums in the dtype and divides by TVM's window count (integers truncate);
 
 Layouts: a layout is any permutation of the canonical letters (``NHWC`` for ``NCHW``,
-``HWIO`` for ``OIHW``); layouts with split axes (``NCHW4c``) are rejected
-(SI-nn-layout-1), a deliberate restriction against TVM.
+``HWIO`` for ``OIHW``); pools also take a layout that splits N or C (``NCHW16c``), whose
+extra axes pass through; other layouts with split axes are rejected (SI-nn-layout-1), a
+deliberate restriction against TVM.
 """
 from __future__ import annotations
 
@@ -330,23 +331,99 @@ def _conv(attrs, data, weight, *, nsp: int):
 # Pooling
 # =============================================================================================
 
-def _pool_layouts(ctx: DeduceContext, x: si.TensorStructInfo) -> tuple[tuple[int, ...], ...]:
+def split_pool_layout(layout: str) -> tuple[int, int] | None:
+    """SI-nn-layout-1 for pools: the positions of H and W in a layout that splits N or C
+    (``NCHW16c``: each of N, C, H, W once, then sub-axes ``<factor><letter>`` of N or C,
+    each once); None for any other string. Pooling works on H and W only, so the other
+    axes, split or not, pass through."""
+    i, letters, factors = 0, [], {}
+    while i < len(layout):
+        j = i
+        while j < len(layout) and layout[j].isdigit():
+            j += 1
+        if j == len(layout):
+            return None
+        letter, factor = layout[j], layout[i:j]
+        if letter.isupper() == bool(factor) or (factor and int(factor) <= 0):
+            return None
+        if factor:
+            factors[letter] = int(factor)
+        letters.append(letter)
+        i = j + 1
+    primal = [c for c in letters if c.isupper()]
+    split = [c for c in letters if c.islower()]
+    if sorted(primal) != sorted(_POOL2D_LAYOUT) or not split or len(set(split)) != len(split) \
+            or any(c.upper() not in "NC" for c in split):
+        return None
+    return letters.index("H"), letters.index("W")
+
+
+def _pool_layouts(ctx: DeduceContext, x: si.TensorStructInfo):
     """SI-nn-pool-2: ``layout`` and ``out_layout`` are permutations of NCHW
-    (SI-nn-layout-1) and a known ndim is 4 (SI-nn-layout-2); their permutations."""
+    (SI-nn-layout-1) and a known ndim is 4 (SI-nn-layout-2): their permutations. Or the
+    layout splits N or C (``NCHW16c``) and ``out_layout`` is the same: ``("split", (h,
+    w))``, the positions of H and W."""
     layout = ctx.attr("layout")
+    hw = split_pool_layout(layout)
+    if hw is not None and ctx.attr("out_layout") == layout:
+        _check_layout_ndim(ctx, x, _layout_letters(layout), "data")
+        return "split", hw
     perm = _check_layout(ctx, layout, _POOL2D_LAYOUT, "data")
     operm = _check_layout(ctx, ctx.attr("out_layout"), _POOL2D_LAYOUT, "output")
     _check_layout_ndim(ctx, x, layout, "data")
     return perm, operm
 
 
-def _runtime_pool_layouts(attrs, rule: str) -> tuple[tuple[int, ...], str]:
-    """The run-time check of SI-nn-pool-2's layouts: the data layout's permutation and
-    the output layout."""
-    perm = _runtime_perm(attrs.get("layout"), _POOL2D_LAYOUT, rule)
-    out_layout = attrs.get("out_layout")
+def _layout_letters(layout: str) -> str:
+    return "".join(c for c in layout if not c.isdigit())
+
+
+def _pooled(attrs, data: np.ndarray, rule: str, core) -> np.ndarray:
+    """The run-time layout frame of the pools (SI-nn-pool-2): ``core`` computes on an
+    NCHW array; the data is brought to NCHW and the result to ``out_layout``. A split
+    layout (``NCHW16c``) moves H and W last and folds the other axes into C."""
+    layout, out_layout = attrs.get("layout"), attrs.get("out_layout")
+    hw = split_pool_layout(layout)
+    if hw is not None and out_layout == layout:
+        if data.ndim != len(_layout_letters(layout)):
+            raise OpRuntimeError("shape_mismatch", f"layout {layout} needs a "
+                                 f"{len(_layout_letters(layout))}-d tensor, found "
+                                 f"{data.ndim}-d", rule=rule)
+        x = np.moveaxis(data, hw, (-2, -1))
+        rest = x.shape[:-2]
+        result = core(x.reshape((1, int(np.prod(rest))) + x.shape[-2:]))
+        result = result.reshape(rest + result.shape[-2:])
+        return np.ascontiguousarray(np.moveaxis(result, (-2, -1), hw))
+    perm = _runtime_perm(layout, _POOL2D_LAYOUT, rule)
     _runtime_perm(out_layout, _POOL2D_LAYOUT, rule)
-    return perm, out_layout
+    if data.ndim != 4:
+        raise OpRuntimeError("shape_mismatch", f"needs a 4-d tensor, found {data.ndim}-d",
+                             rule=rule)
+    result = core(np.transpose(data, perm))
+    return np.ascontiguousarray(_from_canonical(result, _POOL2D_LAYOUT, out_layout))
+
+
+def _pool_result(x: si.TensorStructInfo, layouts, spatial) -> si.TensorStructInfo:
+    """The pooled struct info: H and W become ``spatial``, the rest is kept."""
+    kind, where = layouts
+    if kind == "split":
+        dims = list(x.shape)
+        dims[where[0]], dims[where[1]] = spatial
+        return si.TensorStructInfo(tuple(dims), x.dtype, vdevice=x.vdevice)
+    d = [x.shape[p] for p in kind]
+    return si.TensorStructInfo(_to_layout([d[0], d[1], *spatial], _POOL2D_LAYOUT, where),
+                               x.dtype, vdevice=x.vdevice)
+
+
+def _pool_spatial_dims(x: si.TensorStructInfo, layouts) -> list:
+    kind, where = layouts
+    if kind == "split":
+        return [x.shape[where[0]], x.shape[where[1]]]
+    return [x.shape[kind[2]], x.shape[kind[3]]]
+
+
+def _pool_ndim(ctx: DeduceContext) -> int:
+    return len(_layout_letters(ctx.attr("layout")))
 
 
 def deduce_pool2d(ctx: DeduceContext) -> si.StructInfo:
@@ -364,16 +441,15 @@ def deduce_pool2d(ctx: DeduceContext) -> si.StructInfo:
     padding, dilation = ctx.attr("padding"), ctx.attr("dilation")
     _check_window_attrs(ctx, "SI-nn-pool-1", kernel=pool, strides=strides, padding=padding,
                         dilation=dilation)
-    perm, operm = _pool_layouts(ctx, x)
+    layouts = _pool_layouts(ctx, x)
     if x.shape is None:
-        return si.TensorStructInfo(None, x.dtype, 4, x.vdevice)
-    d = [x.shape[p] for p in perm]
-    spatial = [window_count_expr(ctx, d[2 + i], pool[i], padding[i], padding[i + 2],
+        return si.TensorStructInfo(None, x.dtype, _pool_ndim(ctx), x.vdevice)
+    sizes = _pool_spatial_dims(x, layouts)
+    spatial = [window_count_expr(ctx, sizes[i], pool[i], padding[i], padding[i + 2],
                                  strides[i], dilation[i], ctx.attr("ceil_mode"))
                for i in range(2)]
     _negative_dim_error(ctx, spatial, "pooling window", "SI-nn-pool-3")
-    return si.TensorStructInfo(_to_layout([d[0], d[1], *spatial], _POOL2D_LAYOUT, operm),
-                               x.dtype, vdevice=x.vdevice)
+    return _pool_result(x, layouts, spatial)
 
 
 def avg_pool_counts(out: int, size: int, kernel: int, stride: int, dilation: int,
@@ -398,11 +474,10 @@ def _pool2d(attrs, data, *, kind: str):
     pads with the lowest finite value; average pooling sums in the dtype (padding counts
     as zero) and divides by ``max(count, 1)`` per EXEC-nn-pool-2 (integers truncate)."""
     rule = "EXEC-nn-pool-1"
-    perm, out_layout = _runtime_pool_layouts(attrs, rule)
-    if data.ndim != 4:
-        raise OpRuntimeError("shape_mismatch", f"needs a 4-d tensor, found {data.ndim}-d",
-                             rule=rule)
-    x = np.transpose(data, perm)
+    return _pooled(attrs, data, rule, lambda x: _pool2d_nchw(attrs, x, kind, rule))
+
+
+def _pool2d_nchw(attrs, x: np.ndarray, kind: str, rule: str) -> np.ndarray:
     pool, strides = attrs.get("pool_size"), attrs.get("strides")
     padding, dilation, ceil = attrs.get("padding"), attrs.get("dilation"), attrs.get("ceil_mode")
     sizes = x.shape[2:]
@@ -412,8 +487,7 @@ def _pool2d(attrs, data, *, kind: str):
         raise OpRuntimeError("invalid_value", f"the pooling window {tuple(pool)} is larger "
                              f"than the padded input {sizes}", rule=rule)
     if min(outs) == 0:
-        result = np.zeros(x.shape[:2] + tuple(outs), x.dtype)
-        return np.ascontiguousarray(_from_canonical(result, _POOL2D_LAYOUT, out_layout))
+        return np.zeros(x.shape[:2] + tuple(outs), x.dtype)
     extra = [s - 1 if ceil else 0 for s in strides]
     widths = [(0, 0), (0, 0)] + [(padding[i], padding[i + 2] + extra[i]) for i in range(2)]
     if kind == "max":
@@ -432,7 +506,7 @@ def _pool2d(attrs, data, *, kind: str):
             result = trunc_div(sums.astype(np.int64), counts).astype(x.dtype)
         else:
             result = (sums / counts.astype(x.dtype)).astype(x.dtype)
-    return np.ascontiguousarray(_from_canonical(result, _POOL2D_LAYOUT, out_layout))
+    return result
 
 
 def deduce_adaptive_avg_pool2d(ctx: DeduceContext) -> si.StructInfo:
@@ -442,13 +516,11 @@ def deduce_adaptive_avg_pool2d(ctx: DeduceContext) -> si.StructInfo:
     size = ctx.attr("output_size")
     if size is not None and any(v < 0 for v in size):
         raise ctx.error(f"output_size {list(size)} must be >= 0", rule="SI-nn-adaptive_pool-1")
-    perm, operm = _pool_layouts(ctx, x)
+    layouts = _pool_layouts(ctx, x)
     if x.shape is None:
-        return si.TensorStructInfo(None, x.dtype, 4, x.vdevice)
-    d = [x.shape[p] for p in perm]
-    spatial = d[2:] if size is None else [P.IntImm(v) for v in size]
-    return si.TensorStructInfo(_to_layout([d[0], d[1], *spatial], _POOL2D_LAYOUT, operm),
-                               x.dtype, vdevice=x.vdevice)
+        return si.TensorStructInfo(None, x.dtype, _pool_ndim(ctx), x.vdevice)
+    spatial = _pool_spatial_dims(x, layouts) if size is None else [P.IntImm(v) for v in size]
+    return _pool_result(x, layouts, spatial)
 
 
 @quiet
@@ -458,8 +530,10 @@ def _adaptive_avg_pool2d(attrs, data):
     integers truncate; an empty window divides by zero (NaN for floats, a trap for
     integers)."""
     rule = "EXEC-nn-adaptive_pool-1"
-    perm, out_layout = _runtime_pool_layouts(attrs, rule)
-    x = np.transpose(data, perm)
+    return _pooled(attrs, data, rule, lambda x: _adaptive_avg_pool2d_nchw(attrs, x, rule))
+
+
+def _adaptive_avg_pool2d_nchw(attrs, x: np.ndarray, rule: str) -> np.ndarray:
     size = attrs.get("output_size") or x.shape[2:]
     oh, ow = size
     h, w = x.shape[2:]
@@ -477,7 +551,7 @@ def _adaptive_avg_pool2d(attrs, data):
                 result[:, :, i, j] = trunc_div(total.astype(np.int64), count)
             else:
                 result[:, :, i, j] = total / x.dtype.type(count)
-    return np.ascontiguousarray(_from_canonical(result, _POOL2D_LAYOUT, out_layout))
+    return result
 
 
 # =============================================================================================

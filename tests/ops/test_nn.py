@@ -455,6 +455,32 @@ def test_pool2d_values():
         == (0, 2, 3, 3)
 
 
+def _to_nchw4c(x):
+    n, c, h, w = x.shape
+    return x.reshape(n, c // 4, 4, h, w).transpose(0, 1, 3, 4, 2)
+
+
+def test_pools_in_a_layout_that_splits_channels():
+    """SI-nn-layout-1: pools work on H and W, so a split channel axis (NCHW4c, as TVM's
+    tests write NCHW16c) passes through; H or W split, or a different out_layout, is not
+    supported."""
+    assert dims(deduce("nn.max_pool2d", [tensor((2, 2, 8, 8, 4))], pool_size=2, strides=2,
+                       layout="NCHW4c")) == (2, 2, 4, 4, 4)
+    assert same_dims(deduce("nn.adaptive_avg_pool2d", [tensor((N, 2, 8, M, 4))],
+                            output_size=1, layout="NCHW4c"), (N, 2, 1, 1, 4))
+    assert deduce("nn.avg_pool2d", [tensor(None)], layout="NCHW4c").ndim == 5
+    fails("SI-nn-layout-2", "nn.max_pool2d", [tensor((2, 2, 8, 8))], layout="NCHW4c")
+    fails("SI-nn-layout-1", "nn.max_pool2d", [tensor((2, 2, 8, 2, 4))], layout="NCHW4w")
+    fails("SI-nn-layout-1", "nn.max_pool2d", [tensor((2, 2, 8, 8, 4))], layout="NCHW4c",
+          out_layout="NCHW")
+    x = randn(2, 8, 7, 6)
+    for op, kw in (("nn.max_pool2d", dict(pool_size=3, strides=2, padding=1)),
+                   ("nn.avg_pool2d", dict(pool_size=2, strides=1, ceil_mode=True)),
+                   ("nn.adaptive_avg_pool2d", dict(output_size=(2, 3)))):
+        split = compute(op, _to_nchw4c(x), layout="NCHW4c", **kw)
+        np.testing.assert_allclose(split, _to_nchw4c(compute(op, x, **kw)), rtol=1e-6)
+
+
 def test_adaptive_avg_pool2d():
     assert dims(deduce("nn.adaptive_avg_pool2d", [tensor((1, 3, N, M))], output_size=(2, 3))) \
         == (1, 3, 2, 3)
