@@ -967,6 +967,21 @@ def tuple_and_if_cases() -> list[Case]:
             y = x
         return y
 '''
+    c.append(invalid("call_tir_output_size_differs_from_buffer", _module('''    @T.prim_func(private=True)
+    def flatten(a: T.handle, b: T.handle):
+        m, n = T.int64(), T.int64()
+        A = T.match_buffer(a, (m, n), "float32")
+        B = T.match_buffer(b, (m * n,), "float32")
+        for i in T.serial(m * n):
+            B[i] = A[i // n, i % n]
+
+    @R.function
+    def main(x: R.Tensor((2, 3), "float32")) -> R.Tensor((5,), "float32"):
+        cls = Module
+        y = R.call_tir(cls.flatten, (x,), out_ty=R.Tensor((5,), "float32"))
+        return y
+'''), "WF-call-4", [], "out_ty (5,) for a buffer of m * n elements with m, n bound to "
+                         "2, 3 by the argument: can never match."))
     for name, ann, desc in (
             ("if_condition_float_tensor", 'R.Tensor((), "float32")', "a float32 0-d tensor"),
             ("if_condition_bool_vector", 'R.Tensor((2,), "bool")', "a 1-d bool tensor"),

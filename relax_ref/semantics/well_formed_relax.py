@@ -12,8 +12,10 @@ from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
 from relax_ref.ir.span import Span
+from relax_ref.ir.text import print_struct_info
 from relax_ref.ops.registry import lookup
 from relax_ref.semantics.sinfo_relations import defined_symbols
+from relax_ref.solver.evaluate import EvaluationError, evaluate_int
 from relax_ref.semantics.tir_exprs import prim_func_is_pure
 
 if TYPE_CHECKING:
@@ -570,6 +572,45 @@ class _RelaxChecker:
                         f"{_count(n_out, 'output')} and {_count(n_vars, 'tir_var')} to "
                         f"{callee.name_hint!r}, which has "
                         f"{_count(len(target.params), 'parameter')}", span)
+            return
+        self.call_tir_types(call, short, callee.name_hint, target, span)
+
+    def call_tir_types(self, call: rx.Call, short: str, name: str, target: tir.PrimFunc,
+                       span: Span | None) -> None:
+        """WF-call-4: what is statically known of each argument and output agrees with
+        the parameter it binds (a buffer's ndim, dtype and constant dimensions; a
+        scalar's dtype), and an in-place output agrees with the argument it reuses."""
+        args = _tuple_sinfo(call.args[1])
+        outs = call.sinfo_args
+        if len(outs) == 1 and isinstance(outs[0], si.TupleStructInfo):
+            outs = outs[0].fields
+        inplace = call.attrs.get("inplace_indices") if isinstance(call.attrs, rx.Attrs) \
+            else None
+        if isinstance(inplace, int):
+            inplace = (inplace,)
+        if args is None or (inplace is not None and len(inplace) != len(outs)):
+            return
+        bound = [(f"argument {i}", a) for i, a in enumerate(args)]
+        for j, out in enumerate(outs):
+            k = inplace[j] if inplace is not None else -1
+            if k < 0:  # an output that is not a tensor is SI-struct-dps-2's
+                bound.append((f"output {j}", out if isinstance(out, si.TensorStructInfo)
+                              else None))
+            elif k < len(args):
+                arg = args[k]
+                why = _static_mismatch(out, arg.shape, arg.dtype, "the argument", {}) \
+                    if isinstance(arg, si.TensorStructInfo) else None
+                if why:
+                    self.report("WF-call-4", f"{short}: output {j} reuses argument {k} in "
+                                f"place, but {why}", span)
+        env: dict = {}
+        for (_, sinfo), param in zip(bound, target.params):
+            _bind_buffer_symbols(sinfo, target.buffer_of(param), env)
+        for (what, sinfo), param in zip(bound, target.params):
+            why = _param_mismatch(sinfo, param, target.buffer_of(param), env)
+            if why:
+                self.report("WF-call-4", f"{short}: {what} for {name!r} parameter "
+                            f"{param.name!r}: {why}", span)
 
 
 def _vector_tensor_dtypes(s) -> list:
@@ -586,6 +627,66 @@ def _vector_tensor_dtypes(s) -> list:
 def _span_of(e) -> Span | None:
     span = getattr(e, "span", None)
     return span if isinstance(span, Span) else None
+
+
+def _tuple_sinfo(e) -> tuple | None:
+    if isinstance(e, rx.Tuple):
+        return tuple(getattr(f, "struct_info", None) for f in e.fields)
+    s = getattr(e, "struct_info", None)
+    return s.fields if isinstance(s, si.TupleStructInfo) else None
+
+
+def _bind_buffer_symbols(s, buffer, env: dict) -> None:
+    """WF-call-4: a buffer dimension that is a bare variable takes the argument's constant
+    dimension at the same position, the first time it is met (EXEC-tir-bind-1's order)."""
+    if buffer is None or not isinstance(s, si.TensorStructInfo) or s.shape is None \
+            or len(s.shape) != len(buffer.shape):
+        return
+    for a, b in zip(s.shape, buffer.shape):
+        if isinstance(b, P.Var) and isinstance(a, P.IntImm) and b not in env:
+            env[b] = a.value
+
+
+def _param_mismatch(s, param, buffer, env: dict) -> str | None:
+    """Why struct info ``s`` can never bind PrimFunc parameter ``param`` (WF-call-4)."""
+    if buffer is not None:
+        if isinstance(s, si.TensorStructInfo):
+            return _static_mismatch(s, buffer.shape, buffer.dtype, "the buffer", env)
+        if isinstance(s, (si.PrimStructInfo, si.ShapeStructInfo, si.TupleStructInfo)):
+            return f"a buffer takes a tensor, not {print_struct_info(s)}"
+        return None
+    if param.dtype.is_handle:
+        return None
+    if isinstance(s, si.PrimStructInfo) and not s.dtype.is_void and s.dtype != param.dtype:
+        return f"the parameter is a {param.dtype} scalar, the argument a {s.dtype} one"
+    if isinstance(s, (si.TensorStructInfo, si.ShapeStructInfo, si.TupleStructInfo)):
+        return f"the parameter is a {param.dtype} scalar, not {print_struct_info(s)}"
+    return None
+
+
+def _static_mismatch(s, shape, dtype, other: str, env: dict) -> str | None:
+    """Why tensor struct info ``s`` can never have ``shape`` and ``dtype``: an ndim, a
+    dtype or a dimension that differ where both are known (a dimension of ``shape`` is
+    known when its variables are bound in ``env``)."""
+    if not isinstance(s, si.TensorStructInfo):
+        return None
+    text = print_struct_info(s)
+    if s.ndim >= 0 and shape is not None and s.ndim != len(shape):
+        return f"{text} has {s.ndim} dimensions, {other} {len(shape)}"
+    if not s.dtype.is_void and not dtype.is_void and s.dtype != dtype:
+        return f"{text} has dtype {s.dtype}, {other} {dtype}"
+    if s.shape is None or shape is None:
+        return None
+    for i, (a, b) in enumerate(zip(s.shape, shape)):
+        if not isinstance(a, P.IntImm):
+            continue
+        try:
+            want = evaluate_int(b, env)
+        except EvaluationError:
+            continue
+        if want != a.value:
+            return f"{text} has {a.value} at dimension {i}, {other} {want}"
+    return None
 
 
 def _tuple_length(e) -> int | None:

@@ -960,6 +960,55 @@ class Module:
         cls = Module
         y = R.call_tir_inplace(cls.inc, (x,), inplace_indices=[0, -1], out_ty=[R.Tensor((4,), "float32"), R.Tensor((4,), "float32")])  # error: WF-call-3
         return y
+'''),    # WF-call-4: what is known statically must agree with the PrimFunc's parameters.
+    Case("call-tir-argument-dtype-differs-from-buffer", CALL_TIR.format(rule="WF-call-4")
+         .replace('def main(x: R.Tensor(("n",), "float32"))', 'def main(x: R.Tensor(("n",), "float16"))')),
+    Case("call-tir-output-size-differs-from-bound-symbol", '''
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def flatten(a: T.handle, b: T.handle):
+        m, n = T.int64(), T.int64()
+        A = T.match_buffer(a, (m, n), "float32")
+        B = T.match_buffer(b, (m * n,), "float32")
+        for i in T.serial(m * n):
+            B[i] = A[i // n, i % n]
+
+    @R.function
+    def main(x: R.Tensor((2, 3), "float32")) -> R.Tensor((5,), "float32"):
+        cls = Module
+        y = R.call_tir(cls.flatten, (x,), out_ty=R.Tensor((5,), "float32"))  # error: WF-call-4
+        return y
+'''),
+    Case("call-tir-scalar-argument-of-other-dtype", '''
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def fill(k: T.float32, c: T.Buffer((4,), "float32")):
+        for i in T.serial(4):
+            c[i] = k
+
+    @R.function
+    def main(k: R.Prim("int64")) -> R.Tensor((4,), "float32"):
+        cls = Module
+        y = R.call_tir(cls.fill, (k,), out_ty=R.Tensor((4,), "float32"))  # error: WF-call-4
+        return y
+'''),
+    Case("call-tir-inplace-output-differs-from-its-argument", '''
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def inc(a: T.handle):
+        n = T.int64()
+        A = T.match_buffer(a, (n,), "float32")
+        for i in T.serial(n):
+            A[i] = A[i] + T.float32(1)
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((8,), "float32"):
+        cls = Module
+        y = R.call_tir_inplace(cls.inc, (x,), inplace_indices=[0], out_ty=R.Tensor((8,), "float32"))  # error: WF-call-4
+        return y
 '''),
 ]
 
