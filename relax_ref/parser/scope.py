@@ -928,7 +928,7 @@ def _fold_numbers(op: str, a, b, node, reader: Reader):
             return a and b
         if op == "or":
             return a or b
-        if isinstance(a, int) and isinstance(b, int):
+        if isinstance(a, int) and isinstance(b, int) and op in ("&", "|", "^", "<<", ">>"):
             if op in ("<<", ">>") and (b < 0 or b > 4096):
                 raise reader.error("shift amount out of range", node, rule="SYN-limit-1")
             return {"&": a & b, "|": a | b, "^": a ^ b, "<<": a << b if op == "<<" else 0,

@@ -172,3 +172,17 @@ def test_intrinsics_with_fixed_or_trailing_result_types():
     assert shifted.op == "tir.shift_left" and isinstance(shifted.args[1], P.Add)
     again = parse(print_module(parse(INTRINSICS)))
     assert_structural_equal(again, parse(INTRINSICS))
+
+
+def test_an_operator_constants_do_not_fold_is_a_located_error():
+    # `@` (and any operator without a rule on two integers) was a KeyError from the folder.
+    text = ('from tvm.script import ir as I, tir as T\n'
+            '@I.ir_module\n'
+            'class Module:\n'
+            '    @T.prim_func\n'
+            '    def f(A: T.Buffer((3 @ 2,), "float32")):\n'
+            '        A[0] = T.float32(1)\n')
+    with pytest.raises(ParseError) as info:
+        parse(text, "m.py")
+    assert info.value.rule == "SYN-expr-2"
+    assert (info.value.span.line, info.value.span.column) == (5, 24)
