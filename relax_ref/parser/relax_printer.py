@@ -133,7 +133,7 @@ class RelaxPrinter(PrimPrinter):
             return name
         if isinstance(value, rx.If):
             return self._if(var, value, indent, out)
-        if _is_expression_statement(var, self.used):
+        if _is_expression_statement(var, value, self.used):
             out.append(pad + self.expr(value))
             return None
         return self._assign(var, self.expr(value, top=True), pad, out)
@@ -370,14 +370,22 @@ def _nested_list(arr: np.ndarray, dtype: DataType) -> str:
     return "[" + ", ".join(_nested_list(arr[i], dtype) for i in range(arr.shape[0])) + "]"
 
 
-def _is_expression_statement(var: rx.Var, used: set[int]) -> bool:
-    """A binding to an unused ``_`` whose value is void (or of unknown struct info)
-    prints as its value alone (``cls.matmul1(lv, w2, alloc1)``). TVM reads such a
-    statement only when the value is void, and prints ``_: R.Tensor(...) = ...``
-    otherwise, as we do."""
+def _is_expression_statement(var: rx.Var, value: rx.Expr, used: set[int]) -> bool:
+    """A binding to an unused ``_`` of unknown struct info, or whose variable and value
+    are both known void, prints as its value alone (``cls.matmul1(lv, w2, alloc1)``), as
+    TVM prints it (PRINT-misc-1). A ``_: R.Tuple() = ...`` written on a value whose
+    struct info is not yet deduced keeps its annotation: the statement would read back
+    without it."""
+    if var.name_hint != "_" or id(var) in used:
+        return False
     sinfo = var.struct_info
-    return (var.name_hint == "_" and id(var) not in used
-            and (sinfo is None or (isinstance(sinfo, si.TupleStructInfo) and not sinfo.fields)))
+    if sinfo is None:
+        return True
+    return _is_void(sinfo) and _is_void(getattr(value, "struct_info", None))
+
+
+def _is_void(sinfo) -> bool:
+    return isinstance(sinfo, si.TupleStructInfo) and not sinfo.fields
 
 
 def _op_name(name: str) -> str:
