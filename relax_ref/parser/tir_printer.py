@@ -9,7 +9,7 @@ from __future__ import annotations
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import tir
-from relax_ref.ir.dtype import FLOAT32, DataType
+from relax_ref.ir.dtype import FLOAT32, INT64, DataType
 from relax_ref.ir.text import (INDENT, Names, PrintError, TextContext, TirPrimPrinter,
                                is_true, is_zero, plus, quote, same_expr)
 
@@ -25,13 +25,18 @@ class TirPrinter(TirPrimPrinter):
         self.declared: list[str] = []                          # free variables of the body
         self.loops: dict[int, tir.For] = {}                    # enclosing loops by loop var
         self.data_owner: dict[int, str] = {}                   # data var -> "Buf.data"
+        self.quote_dim = False           # a dimension declares a body variable: quote it
 
     def first_use(self, var: P.Var) -> str:
         name = self.names.define(var, var.name, root=True)
-        if self.in_signature:
-            if id(var) not in self.params:
-                self.ctx.type_vars.add(name)
-        elif not var.dtype.is_handle:
+        if self.in_signature and id(var) not in self.params and var.dtype == INT64:
+            self.ctx.type_vars.add(name)
+        elif self.in_signature and id(var) not in self.params:
+            # A TypeVar reads back as an int64: any other dtype is declared in the body
+            # and its first dimension quoted, as TVM prints it (PRINT-tir-3, SYN-sym-2).
+            self.declared.append(f"{name} = {self.t(str(var.dtype))}()")
+            self.quote_dim = True
+        elif not self.in_signature and not var.dtype.is_handle:
             self.declared.append(f"{name} = {self.t(str(var.dtype))}()")
         return name
 
@@ -40,7 +45,9 @@ class TirPrinter(TirPrimPrinter):
         # quotes it: the name is not bound yet where it is read.
         if self.in_signature and isinstance(e, P.Var) and id(e) in self.pending_params:
             return quote(self.prim(e))
-        return super().dim(e)
+        self.quote_dim = False
+        text = super().dim(e)
+        return quote(text) if self.quote_dim and not text.startswith('"') else text
 
     def function(self, f: tir.PrimFunc, name: str, indent: int) -> list[str]:
         self.ctx.uses_tir = True

@@ -39,3 +39,20 @@ class Module:
     # Once checked, the value is known void and the binding prints bare, as TVM prints it.
     text = relax_ref.check(relax_ref.from_source(printed)).script()
     assert "        cls.fill(x)\n" in text
+
+
+def test_int32_symbol_of_a_prim_func_signature_keeps_its_dtype():
+    printed = round_trip('''
+@I.ir_module
+class Module:
+    @T.prim_func
+    def copy(x: T.handle, y: T.handle):
+        m = T.int32()
+        A = T.match_buffer(x, (m, m * 2), "float32")
+        B = T.match_buffer(y, (m, m * 2), "float32")
+        for i in range(m):
+            B[i, 0] = A[i, 0]
+''')
+    assert ('def copy(A: T.Buffer(("m", "m * 2"), "float32"), '
+            'B: T.Buffer((m, "m * 2"), "float32")):') in printed
+    assert "        m = T.int32()\n" in printed
