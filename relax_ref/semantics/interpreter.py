@@ -417,6 +417,11 @@ def _eval_call_tir(interp: Interpreter, e: rx.Call, frame: Frame):
             sinfo = e.sinfo_args[k]
             if idx is not None and idx >= 0:
                 arr = inputs[idx]
+                if not isinstance(arr, np.ndarray):
+                    raise RuntimeCheckError(
+                        f"in-place output {k} reuses argument {idx}, which is "
+                        f"{describe_value(arr)}, not a tensor", e.span,
+                        check="shape_mismatch", rule="EXEC-dps-3")
                 if not arr.flags.writeable:
                     arr = np.array(arr, copy=True)
                     inputs[idx] = arr

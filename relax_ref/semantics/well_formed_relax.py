@@ -631,9 +631,18 @@ def _span_of(e) -> Span | None:
 
 def _tuple_sinfo(e) -> tuple | None:
     if isinstance(e, rx.Tuple):
-        return tuple(getattr(f, "struct_info", None) for f in e.fields)
+        return tuple(_written_sinfo(f) for f in e.fields)
     s = getattr(e, "struct_info", None)
     return s.fields if isinstance(s, si.TupleStructInfo) else None
+
+
+def _written_sinfo(e):
+    """The struct info of ``e`` before deduction: a nested literal tuple (``[[A]]``)
+    has none yet, but is a tuple of what its fields are."""
+    if isinstance(e, rx.Tuple) and getattr(e, "struct_info", None) is None:
+        fields = tuple(_written_sinfo(f) for f in e.fields)
+        return None if None in fields else si.TupleStructInfo(fields)
+    return getattr(e, "struct_info", None)
 
 
 def _bind_buffer_symbols(s, buffer, env: dict) -> None:

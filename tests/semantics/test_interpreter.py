@@ -127,6 +127,27 @@ def test_out_of_bounds_view_is_an_error():
     assert info.value.check == "out_of_bounds"
 
 
+def test_in_place_output_of_a_tuple_argument_is_an_error():
+    # Ill-formed (WF-call-4), but the interpreter runs unchecked modules too.
+    text = '''
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def double(a: T.Buffer((4,), "float32")):
+        for i in range(4):
+            a[i] = a[i] * T.float32(2)
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        cls = Module
+        y = R.call_tir_inplace(cls.double, [[x]], inplace_indices=[0], out_ty=R.Tensor((4,), "float32"))
+        return y
+'''
+    with pytest.raises(RuntimeCheckError, match="not a tensor") as info:
+        _run(text, np.zeros(4, F32))
+    assert info.value.rule == "EXEC-dps-3"
+
+
 # -- signatures ------------------------------------------------------------------------------
 
 SIGNATURE = '''

@@ -1010,6 +1010,20 @@ class Module:
         y = R.call_tir_inplace(cls.inc, (x,), inplace_indices=[0], out_ty=R.Tensor((8,), "float32"))  # error: WF-call-4
         return y
 '''),
+    Case("call-tir-inplace-argument-is-a-nested-tuple", '''
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def double(a: T.Buffer((4,), "float32")):
+        for i in range(4):
+            a[i] = a[i] * T.float32(2)
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        cls = Module
+        y = R.call_tir_inplace(cls.double, [[x]], inplace_indices=[0], out_ty=R.Tensor((4,), "float32"))  # error: WF-call-4
+        return y
+'''),
 ]
 
 # WF-anf-*: normalized IR ---------------------------------------------------------------------------
