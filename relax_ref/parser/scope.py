@@ -490,7 +490,12 @@ class Reader:
             if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(base.items):
                 raise self.error(f"metadata[{base.key!r}] has no entry {index!r} "
                                  f"({len(base.items)} entries)", node, rule="SYN-meta-11")
-            return base.items[index]
+            item = base.items[index]
+            if isinstance(item, rx.Constant):
+                # Read as the R.const it prints as: its struct info follows from the data
+                # and is deduced by check (SYN-meta-6), and it is located at the reference.
+                return rx.Constant(item.data, span=self.ctx.span(node))
+            return item
         return self.subscript(base, subs, node)
 
     def subscript(self, base, subs: list, node):

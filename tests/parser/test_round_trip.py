@@ -3,10 +3,14 @@ reads back to the same structure (spec/syntax.md, "Printing"), both as written a
 after ``check``."""
 from __future__ import annotations
 
-import relax_ref
-from relax_ref.ir.equal import assert_structural_equal
+import numpy as np
 
-HEADER = "from tvm.script import ir as I, relax as R, tirx as T\n\n"
+import relax_ref
+from relax_ref.ir import relax as rx
+from relax_ref.ir.equal import assert_structural_equal
+from relax_ref.parser.metadata import encode_metadata, escape_python_string
+
+HEADER = "import tvm\nfrom tvm.script import ir as I, relax as R, tirx as T\n\n"
 
 
 def round_trip(body: str) -> str:
@@ -56,3 +60,17 @@ class Module:
     assert ('def copy(A: T.Buffer(("m", "m * 2"), "float32"), '
             'B: T.Buffer((m, "m * 2"), "float32")):') in printed
     assert "        m = T.int32()\n" in printed
+
+
+def test_metadata_constant_reads_as_the_r_const_it_prints_as():
+    table = encode_metadata([rx.Constant(np.array([1.5, -2.0], "float32"))])
+    printed = round_trip(f'''metadata = tvm.ir.load_json("""{escape_python_string(table)}""")
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2,), "float32")):
+        y = R.add(x, metadata["relax.expr.Constant"][0])
+        return y
+''')
+    assert 'y = R.add(x, R.const([1.5, -2.0], "float32"))' in printed
