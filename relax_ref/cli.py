@@ -219,6 +219,9 @@ def _build_arguments(func, args: argparse.Namespace, max_bytes: int):
     return values
 
 
+_SUMMARY_CHUNK = 1 << 20
+
+
 def _summary(value) -> str:
     from relax_ref.semantics.memory import count_poison
     from relax_ref.values import describe_value
@@ -226,16 +229,26 @@ def _summary(value) -> str:
     if isinstance(value, np.ndarray):
         text = describe_value(value)
         if value.size and (np.issubdtype(value.dtype, np.number) or value.dtype == np.bool_):
-            as_float = value.astype(np.float64)
-            finite = as_float[np.isfinite(as_float)]
-            if finite.size:
-                text += (f" min={finite.min():.6g} max={finite.max():.6g} "
-                         f"mean={finite.mean():.6g}")
-            nan = int(np.isnan(as_float).sum())
+            # Chunk by chunk: a float64 copy of a large result would need several times
+            # the memory the run itself did.
+            flat = value.reshape(-1)
+            lo, hi, total, count, nan, poison = np.inf, -np.inf, 0.0, 0, 0, 0
+            for start in range(0, flat.size, _SUMMARY_CHUNK):
+                chunk = flat[start:start + _SUMMARY_CHUNK]
+                as_float = chunk.astype(np.float64)
+                finite = as_float[np.isfinite(as_float)]
+                if finite.size:
+                    lo, hi = min(lo, finite.min()), max(hi, finite.max())
+                    total += float(finite.sum())
+                    count += finite.size
+                nan += int(np.isnan(as_float).sum())
+                if not np.issubdtype(value.dtype, np.floating):
+                    poison += count_poison(chunk)
+            if count:
+                text += f" min={lo:.6g} max={hi:.6g} mean={total / count:.6g}"
             if nan:
                 text += f" nan={nan}"
-            poison = count_poison(value)
-            if poison and not np.issubdtype(value.dtype, np.floating):
+            if poison:
                 text += f" poison={poison}"
         return text
     if isinstance(value, tuple):

@@ -855,3 +855,39 @@ def test_empty_out_path(samples, capsys):
                            samples / "recursion.run0.npz", "--out", "")
     assert_failed(rc, err, "--out needs a file name")
     assert out == ""  # rejected before running
+
+
+HUGE_KERNEL_OUTPUT = '''
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def fill(a: T.Buffer((2147483648,), "int8")):
+        for i in range(2147483648):
+            a[i] = T.int8(1)
+
+    @R.function
+    def main() -> R.Tensor((2147483648,), "int8"):
+        cls = Module
+        y = R.call_tir(cls.fill, (), out_ty=R.Tensor((2147483648,), "int8"))
+        return y
+'''
+
+
+def test_kernel_output_of_2_31_elements_is_refused_before_allocation(tmp_path, capsys):
+    # Over the default limit whatever its dtype; the kernel's step budget is not reached.
+    rc, out, err = run_cli(capsys, write(tmp_path, "huge.py", HUGE_KERNEL_OUTPUT))
+    assert_failed(rc, err, "huge.py:12:13", "2147483648 bytes", "EXEC-limit-1")
+    assert rc == 1 and out == ""
+
+
+def test_summary_is_the_same_computed_chunk_by_chunk(monkeypatch):
+    # Large results are summarized in chunks (no float64 copy of the whole result).
+    from relax_ref import cli
+
+    ints = np.array([3, -1, 7, -1, 2], np.int32)
+    floats = np.array([[1.5, np.nan, -2.0], [np.inf, 4.0, np.nan]], np.float32)
+    whole = cli._summary(ints), cli._summary(floats)
+    monkeypatch.setattr(cli, "_SUMMARY_CHUNK", 2)
+    assert (cli._summary(ints), cli._summary(floats)) == whole
+    assert "min=-1 max=7 mean=2 poison=2" in whole[0]
+    assert "min=-2 max=4 mean=1.16667 nan=2" in whole[1]
