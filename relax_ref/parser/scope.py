@@ -12,6 +12,7 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir.span import Span
 from relax_ref.ir.text import DTYPE_FIRST_INTRINSICS
+from relax_ref.ir.dtype import FLOAT64, INT64
 from relax_ref.errors import ParseError
 
 from . import prim_builder as pb
@@ -855,6 +856,9 @@ class Reader:
         if isinstance(value, (ModuleRef, _MetadataList, dict)):
             raise self.error("the module or the metadata table is not an attribute value",
                              node, rule="SYN-attr-1")
+        if isinstance(value, rx.PrimValue) and isinstance(value.value, (P.IntImm, P.FloatImm)):
+            # ``R.prim_value(0)`` reads as the bare ``0`` it prints as (SYN-attr-2).
+            return _bare_literal(value.value)
         return value
 
     def namespace_attr(self, value: Namespace, node):
@@ -870,6 +874,16 @@ class Reader:
         except ParseError as err:
             raise self.error(f"bad expression in string {text!r}: {err.message}", node,
                              rule="SYN-dim-1") from None
+
+
+def _bare_literal(imm):
+    """An immediate as the attribute a bare literal reads as: an int64 is a Python int, a
+    float64 a Python float; other dtypes stay typed (``T.int32(4)``)."""
+    if isinstance(imm, P.IntImm) and imm.dtype == INT64:
+        return int(imm.value)
+    if isinstance(imm, P.FloatImm) and imm.dtype == FLOAT64:
+        return float(imm.value)
+    return imm
 
 
 def is_distributed(path: tuple[str, ...]) -> bool:

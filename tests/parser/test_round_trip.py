@@ -74,3 +74,15 @@ class Module:
         return y
 ''')
     assert 'y = R.add(x, R.const([1.5, -2.0], "float32"))' in printed
+
+
+def test_prim_value_of_a_constant_in_an_attribute_reads_as_the_bare_literal():
+    printed = round_trip('''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((8,), "float32")):
+        y = R.strided_slice(x, axes=[0], begin=[R.prim_value(1)], end=[R.prim_value(7)])
+        return y
+''')
+    assert "begin=[1], end=[7]" in printed
