@@ -857,7 +857,7 @@ class Reader:
             raise self.error("the module or the metadata table is not an attribute value",
                              node, rule="SYN-attr-1")
         if isinstance(value, rx.PrimValue) and isinstance(value.value, (P.IntImm, P.FloatImm)):
-            # ``R.prim_value(0)`` reads as the bare ``0`` it prints as (SYN-attr-2).
+            # ``R.prim_value(0)`` reads as the bare ``0`` it prints as (SYN-attr-1).
             return _bare_literal(value.value)
         return value
 
