@@ -148,7 +148,12 @@ class RelaxReader(Annotations):
                 raise self.error("R.output may only end a dataflow block", stmt,
                                  rule="SYN-relax-3")
             value = self.expr(value_node)
-            var = rx.Var("_", None, span=self.ctx.span(stmt))
+            # Emitted in a dataflow block, the statement's variable is a DataflowVar, as
+            # TVM's R.emit makes it (SYN-relax-4).
+            var_cls = rx.Var
+            if dataflow_outputs is not None and "_" not in dataflow_outputs:
+                var_cls = rx.DataflowVar
+            var = var_cls("_", None, span=self.ctx.span(stmt))
             bindings.append(rx.VarBinding(var, value, span=self.ctx.span(stmt)))
         elif kind == "if_stmt":
             bindings.append(self.if_binding(stmt, dataflow_outputs))

@@ -110,12 +110,13 @@ class RelaxPrinter(PrimPrinter):
         out.append(INDENT * indent + "with R.dataflow():")
         outputs = []
         for b in block.bindings:
-            named = self._binding(b, indent + 1, out)
+            named = self._binding(b, indent + 1, out, dataflow=True)
             if named is not None and not isinstance(b.var, rx.DataflowVar):
                 outputs.append(named)
         out.append(INDENT * (indent + 1) + f"R.output({', '.join(outputs)})")
 
-    def _binding(self, b: rx.Binding, indent: int, out: list[str]) -> str | None:
+    def _binding(self, b: rx.Binding, indent: int, out: list[str],
+                 dataflow: bool = False) -> str | None:
         """Print one binding; the name its variable printed under (None when it printed
         as an expression statement)."""
         pad = INDENT * indent
@@ -133,7 +134,8 @@ class RelaxPrinter(PrimPrinter):
             return name
         if isinstance(value, rx.If):
             return self._if(var, value, indent, out)
-        if _is_expression_statement(var, value, self.used):
+        if _is_expression_statement(var, value, self.used) \
+                and isinstance(var, rx.DataflowVar) == dataflow:
             out.append(pad + self.expr(value))
             return None
         return self._assign(var, self.expr(value, top=True), pad, out)

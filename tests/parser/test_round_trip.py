@@ -86,3 +86,22 @@ class Module:
         return y
 ''')
     assert "begin=[1], end=[7]" in printed
+
+
+def test_expression_statement_in_a_dataflow_block_binds_a_dataflow_var():
+    mod = relax_ref.from_source(HEADER + '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2,), "float32")):
+        with R.dataflow():
+            R.print(x, format="{}")
+            y = R.add(x, x)
+            R.output(y)
+        return y
+''')
+    (block,) = mod.functions["main"].body.blocks
+    assert type(block.bindings[0].var) is rx.DataflowVar
+    printed = mod.script()
+    assert "            R.print(x, format=R.str(\"{}\"))\n" in printed
+    assert_structural_equal(mod, relax_ref.from_source(printed))
