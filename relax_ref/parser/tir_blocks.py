@@ -214,7 +214,8 @@ class LoopsAndBlocks:
         reads, writes = frame.reads, frame.writes
         if reads is None or writes is None:
             inferred_reads, inferred_writes = infer_regions(body, frame.init,
-                                                            frame.alloc_buffers)
+                                                            frame.alloc_buffers,
+                                                            frame.match_buffers)
             reads = inferred_reads if reads is None else reads
             writes = inferred_writes if writes is None else writes
         block = tir.SBlock(name, tuple(frame.iter_vars), reads, writes, body, frame.init,
@@ -284,24 +285,33 @@ def _sub(a: P.PrimExpr, b: P.PrimExpr) -> P.PrimExpr:
     return pb.binary(P.Sub, a, b)
 
 
-def infer_regions(body: tir.Stmt, init: tir.Stmt | None, allocated: list[tir.Buffer]):
+def infer_regions(body: tir.Stmt, init: tir.Stmt | None, allocated: list[tir.Buffer],
+                  matched: list[tir.MatchBufferRegion] = ()):
     """The reads and writes of a block whose text omits T.reads / T.writes: every
     buffer it loads or stores, in order of first access, each access a point region,
     or the whole dimension where the index uses a variable bound inside the block
     (spec/syntax.md, SYN-tir-13). Buffers the block allocates are not listed; when the
     block has an init, the buffers it writes are not listed as reads (a reduction's
-    accumulator), as TVM does."""
+    accumulator), as TVM does. An access to a buffer a ``T.match_buffer`` of the block
+    views is an access to the whole region it views."""
     reads: dict[int, list] = {}
     writes: dict[int, list] = {}
     own = {id(b) for b in allocated}
+    views = {id(m.buffer): m.source for m in matched}
+
+    def note(table: dict, buf: tir.Buffer, indices) -> None:
+        source = views.get(id(buf))
+        if source is not None:
+            table.setdefault(id(source.buffer), [source.buffer, source.region])
+        elif id(buf) not in own:
+            table.setdefault(id(buf), [buf, tuple(indices)])
     inner: set[int] = set()  # variables bound inside the block: loops, inner iter vars, lets
 
     def visit_expr(e: P.PrimExpr) -> None:
         if isinstance(e, tir.BufferLoad):
             for i in e.indices:
                 visit_expr(i)
-            if id(e.buffer) not in own:
-                reads.setdefault(id(e.buffer), [e.buffer, e.indices])
+            note(reads, e.buffer, e.indices)
             return
         for c in P.children(e):
             visit_expr(c)
@@ -313,8 +323,7 @@ def infer_regions(body: tir.Stmt, init: tir.Stmt | None, allocated: list[tir.Buf
             visit_expr(s.value)
             for i in s.indices:
                 visit_expr(i)
-            if id(s.buffer) not in own:
-                writes.setdefault(id(s.buffer), [s.buffer, s.indices])
+            note(writes, s.buffer, s.indices)
         elif isinstance(s, tir.SeqStmt):
             for x in s.seq:
                 visit(x)
@@ -335,6 +344,7 @@ def infer_regions(body: tir.Stmt, init: tir.Stmt | None, allocated: list[tir.Buf
             for iv in s.block.iter_vars:
                 inner.add(id(iv.var))
             own.update(id(b) for b in s.block.alloc_buffers)
+            views.update((id(m.buffer), m.source) for m in s.block.match_buffers)
             visit(s.block.init)
             visit(s.block.body)
         elif isinstance(s, (tir.DeclBuffer, tir.Allocate, tir.AttrStmt, tir.While)):
@@ -349,7 +359,12 @@ def infer_regions(body: tir.Stmt, init: tir.Stmt | None, allocated: list[tir.Buf
         buf, indices = entry
         ranges = []
         for i, extent in zip(indices, buf.shape):
-            if any(id(v) in inner for v in P.free_vars(i)):
+            if isinstance(i, tir.Range):  # a viewed region
+                if any(id(v) in inner for v in P.free_vars(i.min) + P.free_vars(i.extent)):
+                    ranges.append(tir.Range(pb.literal(0, extent.dtype), extent))
+                else:
+                    ranges.append(i)
+            elif any(id(v) in inner for v in P.free_vars(i)):
                 ranges.append(tir.Range(pb.literal(0, extent.dtype), extent))
             else:
                 ranges.append(tir.Range(i, pb.literal(1, i.dtype)))

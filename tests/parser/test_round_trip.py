@@ -105,3 +105,18 @@ class Module:
     printed = mod.script()
     assert "            R.print(x, format=R.str(\"{}\"))\n" in printed
     assert_structural_equal(mod, relax_ref.from_source(printed))
+
+
+def test_inferred_reads_of_a_match_buffer_name_the_region_it_views():
+    printed = round_trip('''
+@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((4, 8), "float32"), B: T.Buffer((4,), "float32")):
+        for i in range(4):
+            with T.sblock("row"):
+                vi = T.axis.spatial(4, i)
+                V = T.match_buffer(A[vi, 2:8], (6,))
+                B[vi] = V[0] + V[5]
+''')
+    assert "T.reads(A[vi, 2:8])" in printed
