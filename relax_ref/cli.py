@@ -42,6 +42,20 @@ def _positive_int(text: str) -> int:
     return value
 
 
+# Repetition counts and fuzzing time are bounded, so no option value asks for a run
+# that never ends (CLI-budget-1).
+MAX_COUNT = 100_000
+MAX_SECONDS = 86_400.0
+
+
+def _count(text: str) -> int:
+    value = _positive_int(text)
+    if value > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"expected a positive integer up to {MAX_COUNT}, "
+                                         f"got {value}")
+    return value
+
+
 def _seed(text: str) -> int:
     try:
         value = int(text)
@@ -61,6 +75,9 @@ def _seconds(text: str) -> float:
             from None
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"expected a positive finite number of seconds, "
+                                         f"got {text}")
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_SECONDS:g} seconds (a day), "
                                          f"got {text}")
     return value
 
@@ -538,7 +555,7 @@ def cmd_opt(args: argparse.Namespace) -> int:
         return 1
     except PipelineError as err:
         raise CLIError(str(err)) from err
-    except ValueError as err:  # a pass refused its input (e.g. a binding that does not fit)
+    except (ValueError, TypeError) as err:  # a pass refused its input or an option's value
         raise CLIError(str(err), 1) from None
     _write_text(print_module(mod), args.output)
     return 0
@@ -643,7 +660,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pass-opt", action="append", metavar="PASS:KEY=VALUE",
                    help="an option of a pass, by TVM's name (BindSymbolicVars:n=4; repeat "
                         "for more; a,b is a list)")
-    p.add_argument("--verify", type=_positive_int, metavar="N",
+    p.add_argument("--verify", type=_count, metavar="N",
                    help="check each pass against the interpreter on N sets of random inputs")
     p.add_argument("--seed", type=_seed, default=0, help="seed of --verify's random inputs")
     p.add_argument("--max-steps", type=_positive_int, metavar="N",
@@ -662,12 +679,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pass", dest="pass_name", required=True, metavar="NAME")
     p.add_argument("--time", type=_seconds, default=None, metavar="SECONDS",
                    help="how long to generate programs (default 60 without --programs)")
-    p.add_argument("--programs", type=_positive_int, metavar="N",
+    p.add_argument("--programs", type=_count, metavar="N",
                    help="check N programs (the same N for a seed on any machine)")
     p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--out", default="fuzz-failures", metavar="DIR",
                    help="where failures are saved (default fuzz-failures)")
-    p.add_argument("--trials", type=_positive_int, default=3,
+    p.add_argument("--trials", type=_count, default=3,
                    help="input sets compared per program (default 3)")
     p.set_defaults(func=cmd_fuzz)
     return parser

@@ -172,6 +172,26 @@ def test_fuzz_refuses_budgets_that_check_nothing(tmp_path, capsys, argv):
     assert rc == 2 and argv[0] in err and "programs" not in out
 
 
+@pytest.mark.parametrize("argv", [
+    ["fuzz", "--pass", "Normalize", "--programs", "99999999999999999999"],
+    ["fuzz", "--pass", "Normalize", "--trials", "100001"],
+    ["fuzz", "--pass", "Normalize", "--time", "1e9"],
+    ["opt", MLP, "--passes", "Normalize", "--verify", "99999999999999999999"],
+])
+def test_budgets_that_would_never_end_are_refused(tmp_path, capsys, argv):
+    rc, out, err = cli(capsys, *argv)
+    assert rc == 2 and argv[-2] in err and out == ""
+
+
+@pytest.mark.parametrize("value,fragment", [
+    ("nan", "not 'nan'"), ("99999999999999999999", "outside its range"),
+])
+def test_a_symbolic_value_a_pass_refuses_is_an_error(capsys, value, fragment):
+    rc, out, err = cli(capsys, "opt", MLP, "--passes", "BindSymbolicVars",
+                       "--pass-opt", f"BindSymbolicVars:b={value}")
+    assert rc == 1 and fragment in err and out == ""
+
+
 def test_fuzz_counts_programs(tmp_path, capsys):
     rc, out, err = cli(capsys, "fuzz", "--pass", "Normalize", "--programs", "5",
                        "--out", tmp_path / "f")

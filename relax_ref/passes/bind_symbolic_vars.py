@@ -56,6 +56,11 @@ def _as_prim(var: P.Var, value) -> P.PrimExpr:
                         f"{value!r}")
     if var.dtype.is_bool and value not in (0, 1):
         raise ValueError(f"PASS-bind-sym-1: {var.name} is a bool; it cannot be {value}")
+    if var.dtype.is_int or var.dtype.is_uint:
+        lo, hi = var.dtype.int_range()
+        if not lo <= value <= hi:
+            raise ValueError(f"PASS-bind-sym-1: {var.name} is {var.dtype}; {value} is outside "
+                             f"its range [{lo}, {hi}]")
     return P.IntImm(value, var.dtype)
 
 

@@ -141,6 +141,11 @@ class Module:
         bind_symbolic_vars({"flag": 2})(parse(text))
 
 
+def test_values_must_fit_the_variable_dtype():
+    with pytest.raises(ValueError, match="PASS-bind-sym-1: n is int64; 9223372036854775808 is outside"):
+        bind_symbolic_vars({"n": 2**63})(parse(BEFORE))
+
+
 def test_binding_to_an_undefined_variable_is_rejected():
     """PASS-bind-sym-2: a value that uses a variable nobody defines would leave it
     undefined (DESIGN.md section 7)."""
