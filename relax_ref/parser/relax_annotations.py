@@ -44,6 +44,9 @@ class Annotations(Reader):
                 return si.ShapeStructInfo(span=self.ctx.span(node))
             if path == ("R", "Tuple"):
                 return si.TupleStructInfo((), span=self.ctx.span(node))
+            if path == ("R", "Callable"):  # R.Callable(): what the printer writes bare
+                return si.FuncStructInfo(None, si.ObjectStructInfo(), False,
+                                         span=self.ctx.span(node))
             if len(path) == 2 and path[0] == "T" and is_scalar_dtype_name(path[1]):
                 dtype = parse_dtype(path[1])
                 return self.prim_param(dtype, param_name, node)

@@ -120,3 +120,16 @@ class Module:
                 B[vi] = V[0] + V[5]
 ''')
     assert "T.reads(A[vi, 2:8])" in printed
+
+
+def test_bare_r_callable_annotation_reads_as_an_opaque_callable():
+    printed = round_trip('''
+@I.ir_module
+class Module:
+    @R.function(pure=False)
+    def main(x: R.Tensor((2,), "float32")):
+        f: R.Callable = R.ExternFunc("my.callback")
+        y: R.Any = f(x)
+        return y
+''')
+    assert 'f: R.Callable = R.ExternFunc("my.callback")' in printed
