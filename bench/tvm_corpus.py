@@ -369,6 +369,8 @@ class Outcome:
     check_errors: int = 0
     unregistered: list[str] = field(default_factory=list)  # ops we do not know
     error_line: str = ""  # the source line the (first) error points at
+    round_trip: bool = False  # our printing of the checked module parses and checks
+    round_trip_error: str = ""
     crash: str = ""  # a raw exception from relax_ref: where and what
     crash_stage: str = ""
 
@@ -419,7 +421,7 @@ def measure_text(text: str, source: str) -> Outcome:
         out.parsed = True
         stage = "check"
         try:
-            print_module(check(mod))
+            printed = print_module(check(mod))
             errors = []
         except CheckError as err:
             errors = err.errors
@@ -433,6 +435,13 @@ def measure_text(text: str, source: str) -> Outcome:
                                        for m in [_UNKNOWN_OP.search(str(e))] if m})
         else:
             out.checked = True
+            # Our printing of the checked module must read back and check again.
+            stage = "round trip"
+            try:
+                check(parse(printed, source + " (as relax_ref prints it)"))
+                out.round_trip = True
+            except RelaxError as err:
+                out.round_trip_error = str(err)
     except _Timeout:
         out.crash, out.crash_stage = f"no answer within {OURS_TIMEOUT_S} s", stage
     except (Exception, RecursionError) as err:  # noqa: BLE001 - a crash is a finding
@@ -485,6 +494,7 @@ class FormStats:
     parse_fail: dict = field(default_factory=lambda: defaultdict(list))
     check_fail: dict = field(default_factory=lambda: defaultdict(list))
     ops: Counter = field(default_factory=Counter)
+    round_trip_fail: dict = field(default_factory=lambda: defaultdict(list))
     rules: dict = field(default_factory=lambda: {"parse": Counter(), "check": Counter()})
 
 
@@ -528,6 +538,8 @@ def summarize(entries: list[dict], results: dict, form: str) -> FormStats:
         s.check_denominator += 1
         if o.checked:
             s.checked += 1
+            if not o.round_trip and not o.crash:
+                s.round_trip_fail[normalize_message(o.round_trip_error)].append(e["id"])
         elif not o.crash:
             s.check_fail[normalize_message(o.check_error)].append((e["id"], o.error_line))
             s.rules["check"][rule_of(o.check_error)] += 1
@@ -649,15 +661,18 @@ def render_report(entries: list[dict], results: dict, meta: dict) -> str:
              "Check % is over modules that parse or not, less those marked ill-formed "
              "(check_well_formed=False or TVM's well_formed is False) and those that use "
              "an op we do not register.", "",
+             "Round trip: of the modules that check, how many of our printings read back and "
+             "check again.", "",
              "| form | total | parsed | parse % | checked | check % | unregistered-op "
-             "| expected-reject (rejected/parsed) | excluded | crashes |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "| expected-reject (rejected/parsed) | excluded | crashes | round trip |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for form, s in stats.items():
         lines.append(
             f"| {form} | {s.total} | {s.parsed} | {_pct(s.parsed, s.total)} | {s.checked} "
             f"| {_pct(s.checked, s.check_denominator)} (of {s.check_denominator}) "
             f"| {s.unregistered} | {s.expected_reject} ({s.expected_reject_rejected}/"
-            f"{s.expected_reject_parsed}) | {s.excluded} | {len(s.crashes)} |")
+            f"{s.expected_reject_parsed}) | {s.excluded} | {len(s.crashes)} "
+            f"| {s.checked - sum(map(len, s.round_trip_fail.values()))}/{s.checked} |")
     lines.append("")
     if meta.get("history"):
         lines += ["Earlier measurements (parse % / check %, hand and printed):", ""]
@@ -680,6 +695,9 @@ def render_report(entries: list[dict], results: dict, meta: dict) -> str:
             by_rule = ", ".join(f"{r} {n}" for r, n in s.rules[stage].most_common())
             lines += [f"{stage} failures by rule: {by_rule or '(none)'}", ""]
             lines += _categories(f"{stage} failures", groups)
+        if s.round_trip_fail:
+            lines += _categories("round-trip failures (our printing does not read back)",
+                                 s.round_trip_fail)
         if s.ops:
             lines += ["#### unregistered ops (modules using each)", "",
                       ", ".join(f"{op} {n}" for op, n in s.ops.most_common()), ""]

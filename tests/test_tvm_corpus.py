@@ -131,7 +131,7 @@ def test_failure_messages_group_without_places_and_numbers():
 def test_relax_ref_is_measured_per_form_and_failures_are_not_crashes():
     plain = _found()["test_sample__Plain__0"].hand
     ok = corpus.measure_text(plain, "hand/plain.py")
-    assert ok.parsed and ok.checked and not ok.crash
+    assert ok.parsed and ok.checked and ok.round_trip and not ok.crash
     bad = corpus.measure_text(plain.replace("return x", "return x +"), "hand/bad.py")
     assert not bad.parsed and bad.parse_error and not bad.crash
 
