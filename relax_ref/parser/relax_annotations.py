@@ -254,6 +254,25 @@ class Annotations(Reader):
         return super().to_prim_operand(value, node)
 
 
+def alloc_tensor_struct_info(args: tuple, attrs: rx.Attrs) -> si.TensorStructInfo | None:
+    """The struct info ``R.builtin.alloc_tensor(shape, dtype, ...)`` implies: a written
+    shape and a dtype given by position (``R.dtype("float32")``, ``"float32"``) or by keyword
+    (``dtype="float32"``); None when they do not determine it (PRINT-alloc-1)."""
+    if not args or not isinstance(args[0], rx.ShapeExpr):
+        return None
+    dtype = args[1] if len(args) >= 2 else attrs.get("dtype")
+    if isinstance(dtype, (rx.DataTypeImm, rx.StringImm)):
+        dtype = dtype.value
+    if isinstance(dtype, str):
+        try:
+            dtype = parse_dtype(dtype)
+        except ValueError:
+            return None
+    if not isinstance(dtype, DataType):
+        return None
+    return si.TensorStructInfo(args[0].values, dtype)
+
+
 def _describe(value) -> str:
     if isinstance(value, Namespace):
         return value.dotted

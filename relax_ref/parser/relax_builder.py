@@ -19,7 +19,7 @@ from relax_ref.ir.call_kinds import call_kind
 from relax_ref.ir.dtype import INT64, DataType, parse_dtype
 
 from .syntax import statements
-from .relax_annotations import Annotations, _describe
+from .relax_annotations import Annotations, _describe, alloc_tensor_struct_info
 from .scope import ModuleEnv, ModuleRef, Namespace, special_float
 
 # Keywords that carry the struct info of a call's result (``Call.sinfo_args``).
@@ -631,10 +631,10 @@ class RelaxReader(Annotations):
         exprs = tuple(self.expr(a) for a in args)
         if kind.format_position is not None:
             return self.format_call(name, exprs, attrs, sinfo_args, node)
-        if name == "builtin.alloc_tensor" and not sinfo_args and len(exprs) >= 2 \
-                and isinstance(exprs[0], rx.ShapeExpr) and isinstance(exprs[1], rx.DataTypeImm):
+        if name == "builtin.alloc_tensor" and not sinfo_args:
             # ty_args may be omitted where the shape and dtype give it (PRINT-alloc-1).
-            sinfo_args = (si.TensorStructInfo(exprs[0].values, exprs[1].value),)
+            implied = alloc_tensor_struct_info(exprs, attrs)
+            sinfo_args = (implied,) if implied is not None else ()
         return rx.Call(rx.Op(f"relax.{name}"), exprs, attrs, sinfo_args, span=span)
 
     def format_call(self, name: str, exprs: tuple, attrs: rx.Attrs, sinfo_args: tuple,

@@ -18,6 +18,8 @@ from relax_ref.ir.dtype import INT64, DataType
 from relax_ref.ir.text import (INDENT, Names, PrimPrinter, PrintError, TextContext,
                                identifier, python_float, quote, same_expr)
 
+from .relax_annotations import alloc_tensor_struct_info
+
 # How a call prints follows its call kind (ir/call_kinds.py): destination-passing calls
 # as R.<op>(callee, (args...), out_ty=..., [tir_vars=...]), packed calls with the function
 # first, a format operand as ``format=``.
@@ -403,17 +405,16 @@ def _written_callable(s) -> bool:
 
 
 def _alloc_sinfo_derivable(c: rx.Call) -> bool:
-    """Whether ``R.builtin.alloc_tensor(shape, dtype, ...)``'s struct info argument is
-    exactly ``R.Tensor(shape, dtype)`` of its first two arguments."""
-    if len(c.sinfo_args) != 1 or len(c.args) < 2:
-        return not c.sinfo_args
+    """Whether ``R.builtin.alloc_tensor``'s struct info argument is exactly what its
+    shape and dtype imply, so that the reader derives it back (PRINT-alloc-1)."""
+    implied = alloc_tensor_struct_info(c.args, c.attrs)
+    if implied is None or len(c.sinfo_args) != 1:
+        return False
     s = c.sinfo_args[0]
-    shape, dtype = c.args[0], c.args[1]
     return (isinstance(s, si.TensorStructInfo) and s.vdevice is None
-            and isinstance(shape, rx.ShapeExpr) and isinstance(dtype, rx.DataTypeImm)
-            and s.shape is not None and len(s.shape) == len(shape.values)
-            and all(same_expr(a, b) for a, b in zip(s.shape, shape.values))
-            and s.dtype == dtype.value)
+            and s.dtype == implied.dtype and s.shape is not None
+            and len(s.shape) == len(implied.shape)
+            and all(same_expr(a, b) for a, b in zip(s.shape, implied.shape)))
 
 
 def _referenced_vars(func: rx.Function) -> set[int]:

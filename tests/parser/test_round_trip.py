@@ -6,7 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 import relax_ref
+from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
+from relax_ref.ir import struct_info as si
+from relax_ref.ir.dtype import FLOAT32, INT32, INT64
 from relax_ref.ir.equal import assert_structural_equal
 from relax_ref.parser.metadata import encode_metadata, escape_python_string
 
@@ -133,3 +136,20 @@ class Module:
         return y
 ''')
     assert 'f: R.Callable = R.ExternFunc("my.callback")' in printed
+
+
+def test_alloc_tensor_with_a_keyword_dtype_derives_its_struct_info_as_printed():
+    mod = relax_ref.from_source(HEADER + '''
+@I.ir_module
+class Module:
+    @R.function(pure=False)
+    def main():
+        a = R.builtin.alloc_tensor(R.shape([2, 3]), dtype="float32", runtime_device_index=0)
+        b = R.builtin.alloc_tensor(R.shape([4]), "int32", 0)
+        return (a, b)
+''')
+    a, b = (bd.value for bd in mod.functions["main"].body.blocks[0].bindings)
+    assert_structural_equal(a.sinfo_args, (si.TensorStructInfo(
+        (P.IntImm(2, INT64), P.IntImm(3, INT64)), FLOAT32),))
+    assert_structural_equal(b.sinfo_args, (si.TensorStructInfo((P.IntImm(4, INT64),), INT32),))
+    round_trip(mod.script().split("\n\n", 1)[1])
