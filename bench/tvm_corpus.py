@@ -369,7 +369,7 @@ class Outcome:
     check_errors: int = 0
     unregistered: list[str] = field(default_factory=list)  # ops we do not know
     error_line: str = ""  # the source line the (first) error points at
-    round_trip: bool = False  # our printing of the checked module parses and checks
+    round_trip: bool = False  # our printing of the checked module reads back the same
     round_trip_error: str = ""
     crash: str = ""  # a raw exception from relax_ref: where and what
     crash_stage: str = ""
@@ -404,6 +404,7 @@ def measure_text(text: str, source: str) -> Outcome:
     """Parse ``text``, then check it as ``relax-ref check`` does (``relax_ref.check``:
     well-formedness and normalization) and print the result."""
     from relax_ref import CheckError, RelaxError, check
+    from relax_ref.ir.equal import assert_structural_equal
     from relax_ref.parser.builder import parse
     from relax_ref.parser.printer import print_module
 
@@ -421,7 +422,8 @@ def measure_text(text: str, source: str) -> Outcome:
         out.parsed = True
         stage = "check"
         try:
-            printed = print_module(check(mod))
+            checked = check(mod)
+            printed = print_module(checked)
             errors = []
         except CheckError as err:
             errors = err.errors
@@ -435,12 +437,14 @@ def measure_text(text: str, source: str) -> Outcome:
                                        for m in [_UNKNOWN_OP.search(str(e))] if m})
         else:
             out.checked = True
-            # Our printing of the checked module must read back and check again.
+            # Our printing of the checked module must read back, check again and give
+            # the same module.
             stage = "round trip"
             try:
-                check(parse(printed, source + " (as relax_ref prints it)"))
+                again = check(parse(printed, source + " (as relax_ref prints it)"))
+                assert_structural_equal(checked, again)
                 out.round_trip = True
-            except RelaxError as err:
+            except (RelaxError, AssertionError) as err:
                 out.round_trip_error = str(err)
     except _Timeout:
         out.crash, out.crash_stage = f"no answer within {OURS_TIMEOUT_S} s", stage
@@ -661,8 +665,8 @@ def render_report(entries: list[dict], results: dict, meta: dict) -> str:
              "Check % is over modules that parse or not, less those marked ill-formed "
              "(check_well_formed=False or TVM's well_formed is False) and those that use "
              "an op we do not register.", "",
-             "Round trip: of the modules that check, how many of our printings read back and "
-             "check again.", "",
+             "Round trip: of the modules that check, how many of our printings read back, "
+             "check again and are structurally equal to the module printed.", "",
              "| form | total | parsed | parse % | checked | check % | unregistered-op "
              "| expected-reject (rejected/parsed) | excluded | crashes | round trip |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
