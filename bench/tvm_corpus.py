@@ -14,13 +14,19 @@ Three steps, each cached under ``--out`` (default /tmp/corpus):
    test, helpers, parametrize values, or TVM raises) are excluded from every rate and
    counted with their reasons. TVM's ``well_formed`` verdict and the decorator's
    ``check_well_formed=False`` mark modules that our check is expected to reject.
-3. *Measure relax_ref* in this process on both forms: parse (``parser.builder.parse``)
-   and check (``relax_ref.check``, then print, as ``relax-ref check`` does).
-   Exceptions other than RelaxError are crashes and are listed on their own.
+3. *Measure relax_ref* in this process on both forms: parse (``parser.builder.parse``),
+   check (``relax_ref.check``, then print, as ``relax-ref check`` does), and the round
+   trip of a checked module (our printing reads back, checks, and is structurally equal).
+   Exceptions other than RelaxError are crashes and are listed on their own. Ops we do
+   not register and modules marked ill-formed are counted apart from the check rate.
 
     python bench/tvm_corpus.py [--tvm-repo GITDIR] [--out DIR] [--measure-only]
 
-The table and the failure categories are printed and written to ``<out>/report.md``.
+The table, the failure categories (by normalized message and by rule ID, each with
+examples and the source line the error points at), the modules only the hand-written
+form fails, our verdict on each ill-formed module and the reasons for exclusion are
+printed and written to ``<out>/report.md``; each run adds a line to
+``<out>/history.json``, shown in the next report.
 """
 from __future__ import annotations
 
@@ -220,12 +226,12 @@ def _tvm_build(hand_path: str, cls: str, log_path: str) -> dict:
             # TVM 0.27's well_formed raises on the first violation (returns None).
             try:
                 tvm.relax.analysis.well_formed(mod)
-                wf, printed_note = True, ""
+                wf, wf_note = True, ""
             except Exception as err:  # noqa: BLE001 - TVM's verdict is only a mark
                 first = (str(err).strip().splitlines() or [""])[-1]
-                wf, printed_note = False, f"{type(err).__name__}: {first}"[:300]
+                wf, wf_note = False, f"{type(err).__name__}: {first}"[:300]
             return {"ok": True, "printed": printed, "tvm_well_formed": wf,
-                    "note": printed_note, "meta_omitted": meta_omitted}
+                    "note": wf_note, "meta_omitted": meta_omitted}
         except BaseException as err:  # noqa: BLE001 - every TVM failure is a reason
             sys.stdout.flush()
             sys.stderr.flush()
