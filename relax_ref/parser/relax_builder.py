@@ -814,8 +814,11 @@ def _constant_array(value, dtype: DataType | None):
                 dtype = parse_dtype("float32")
             elif arr.dtype == np.int64:
                 dtype = parse_dtype("int32")
-            else:
+            elif arr.dtype.kind in "bu":  # bools; ints in [2**63, 2**64) are uint64
                 return arr
+            else:  # an int beyond uint64, which NumPy holds as a Python object
+                return ("a value of the constant is beyond every integer dtype (int64 and "
+                        "uint64); give the constant a dtype it fits in")
         np_dtype = numpy_dtype(dtype)
         arr = np.array(value, dtype=np.float64 if dtype.is_float else object)
         if not dtype.is_float:

@@ -48,6 +48,8 @@ def test_special_floats_print_back():
     ("1e40", "beyond the range of float32"),
     ('[1.0, 70000.0], "float16"', "70000.0 is beyond the range of float16"),
     ("3000000000", "does not fit in int32"),
+    ("99999999999999999999999999999", "beyond every integer dtype"),
+    ("[1, -99999999999999999999999999999]", "beyond every integer dtype"),
     ('"infinity", "float32"', "not a number"),
 ])
 def test_values_beyond_the_type_are_located_errors_without_warnings(text, message):
