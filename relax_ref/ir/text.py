@@ -340,15 +340,12 @@ class PrimPrinter:
             if lit:
                 text, prec = self._typed(e.a), _ATOM
             return f"not {paren(text, prec < _NOT)}", _NOT, False
-        if isinstance(e, P.Div):
-            if e.dtype.is_float:
-                return self._infix(e, "/", _MUL)
+        if isinstance(e, P.Div) and not e.dtype.is_float:
             return self._func("Div", [e.a, e.b]), _ATOM, False
         if isinstance(e, tuple(_FUNC_STYLE)):
             return self._func(_FUNC_STYLE[type(e)], [e.a, e.b]), _ATOM, False
         if isinstance(e, P.BinaryOp):
-            symbol, prec = _INFIX[type(e)]
-            return self._infix(e, symbol, prec)
+            return self._infix(e, *_infix_form(e))
         if isinstance(e, P.Select):
             return self._func("Select", [e.condition, e.true_value, e.false_value]), _ATOM, False
         if isinstance(e, P.Cast):
@@ -405,16 +402,26 @@ class PrimPrinter:
         return f"{self.t(str(e.dtype))}({text})"
 
     def _infix(self, e: P.BinaryOp, symbol: str, prec: int) -> tuple[str, int, bool]:
-        left, lprec, llit = self._prim(e.a)
-        right, rprec, rlit = self._prim(e.b)
-        if llit and rlit:
-            # Two bare literals would be folded by the reader (``2 * 3`` is 6).
-            left, lprec = self._typed(e.a), _ATOM
-        # Comparisons chain in Python (a < b < c), so a comparison operand of a comparison
-        # is parenthesized on either side; otherwise only the right side of an equal level.
-        left = paren(left, lprec < prec or (prec == _CMP and lprec == _CMP))
-        right = paren(right, rprec <= prec)
-        return f"{left} {symbol} {right}", prec, False
+        # The left spine (``x + 1 + 1 + ...``, what a long written chain reads as) is
+        # walked in a loop, so the length of a chain cannot exhaust Python's recursion.
+        spine = [(e, symbol, prec)]
+        node = e.a
+        while (info := _infix_form(node)) is not None:
+            spine.append((node, *info))
+            node = node.a
+        left, lprec, llit = self._prim(node)
+        for node, symbol, prec in reversed(spine):
+            right, rprec, rlit = self._prim(node.b)
+            if llit and rlit:
+                # Two bare literals would be folded by the reader (``2 * 3`` is 6).
+                left, lprec = self._typed(node.a), _ATOM
+            # Comparisons chain in Python (a < b < c), so a comparison operand of a
+            # comparison is parenthesized on either side; otherwise only the right side of
+            # an equal level.
+            left = paren(left, lprec < prec or (prec == _CMP and lprec == _CMP))
+            right = paren(right, rprec <= prec)
+            left, lprec, llit = f"{left} {symbol} {right}", prec, False
+        return left, lprec, llit
 
     def _func(self, name: str, args: list[P.PrimExpr]) -> str:
         return f"{self.t(name)}({', '.join(self.prim(a) for a in args)})"
@@ -493,6 +500,15 @@ class PrimPrinter:
             parts = [params_text, self.struct_info(s.ret), str(s.purity)] + derive
             return f"R.Callable({', '.join(parts)})"
         raise PrintError(f"cannot print the struct info {type(s).__name__}")
+
+
+def _infix_form(e) -> tuple[str, int] | None:
+    """(operator, precedence) of a binary node printed infix; None for other nodes."""
+    if isinstance(e, P.Div):
+        return ("/", _MUL) if e.dtype.is_float else None
+    if isinstance(e, tuple(_FUNC_STYLE)) or not isinstance(e, P.BinaryOp):
+        return None
+    return _INFIX[type(e)]
 
 
 def paren(text: str, needed: bool) -> str:

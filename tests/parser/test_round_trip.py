@@ -153,3 +153,17 @@ class Module:
         (P.IntImm(2, INT64), P.IntImm(3, INT64)), FLOAT32),))
     assert_structural_equal(b.sinfo_args, (si.TensorStructInfo((P.IntImm(4, INT64),), INT32),))
     round_trip(mod.script().split("\n\n", 1)[1])
+
+
+def test_a_long_written_chain_prints_without_exhausting_recursion():
+    chain = "x" + " + 1" * 3000
+    mod = relax_ref.from_source(HEADER + f'''
+@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((4,), "int32"), x: T.int32):
+        A[0] = ({chain}) * 2
+''')
+    printed = mod.script()
+    assert printed.count(" + 1") == 3000
+    assert_structural_equal(mod, relax_ref.from_source(printed))
