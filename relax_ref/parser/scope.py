@@ -565,11 +565,23 @@ class Reader:
     # -- operators ---------------------------------------------------------------------
     def v_binop(self, node):
         children = node.children
-        acc = self.value(children[0])
-        for i in range(1, len(children), 2):
-            op = str(children[i])
-            rhs = self.value(children[i + 1])
+        ops = [str(children[i]) for i in range(1, len(children), 2)]
+        return self._fold_chain(ops, [self.value(c) for c in children[0::2]], node)
+
+    def _fold_chain(self, ops: list[str], values: list, node):
+        """``a op b op c ...`` folded left to right. A chain whose links print as nested
+        calls (``R.add(R.add(x, y), z)``, ``T.shift_left(...)``) is limited to what the
+        reader reads back nested (SYN-limit-1)."""
+        acc = values[0]
+        nested = 0
+        for op, rhs in zip(ops, values[1:]):
             acc = self.binary(op, acc, rhs, node)
+            if isinstance(acc, (P.Call, rx.Expr)):
+                nested += 1
+                if nested > MAX_NESTED_CHAIN:
+                    raise self.error(f"a chain of more than {MAX_NESTED_CHAIN} {op!r} "
+                                     f"operations, which nest as calls; bind parts of it "
+                                     f"to variables", node, rule="SYN-limit-1")
         return acc
 
     def v_compare(self, node):
@@ -593,17 +605,11 @@ class Reader:
 
     def v_and_(self, node):
         values = [self.value(c) for c in node.children]
-        acc = values[0]
-        for v in values[1:]:
-            acc = self.binary("and", acc, v, node)
-        return acc
+        return self._fold_chain(["and"] * (len(values) - 1), values, node)
 
     def v_or_(self, node):
         values = [self.value(c) for c in node.children]
-        acc = values[0]
-        for v in values[1:]:
-            acc = self.binary("or", acc, v, node)
-        return acc
+        return self._fold_chain(["or"] * (len(values) - 1), values, node)
 
     def v_not_(self, node):
         return self.unary("not", self.value(node.children[0]), node)
@@ -623,10 +629,7 @@ class Reader:
 
     def _fold_bitwise(self, op: str, node):
         values = [self.value(c) for c in node.children]
-        acc = values[0]
-        for v in values[1:]:
-            acc = self.binary(op, acc, v, node)
-        return acc
+        return self._fold_chain([op] * (len(values) - 1), values, node)
 
     def binary(self, op: str, a, b, node):
         """Arithmetic on literals folds like Python; on scalars it builds PrimExprs."""
@@ -874,6 +877,11 @@ class Reader:
         except ParseError as err:
             raise self.error(f"bad expression in string {text!r}: {err.message}", node,
                              rule="SYN-dim-1") from None
+
+
+# The longest operator chain whose links nest as calls: the reader reads calls nested
+# about 150 deep, and the printed chain must read back.
+MAX_NESTED_CHAIN = 64
 
 
 def _bare_literal(imm):

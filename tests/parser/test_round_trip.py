@@ -4,6 +4,7 @@ after ``check``."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import relax_ref
 from relax_ref.ir import prim_expr as P
@@ -167,3 +168,20 @@ class Module:
     printed = mod.script()
     assert printed.count(" + 1") == 3000
     assert_structural_equal(mod, relax_ref.from_source(printed))
+
+
+def test_a_chain_that_nests_as_calls_is_limited_so_that_it_reads_back():
+    def relax_chain(n: int) -> str:
+        return HEADER + f'''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32")):
+        y = {" + ".join(["x"] * (n + 1))}
+        return y
+'''
+    mod = relax_ref.from_source(relax_chain(64))
+    assert_structural_equal(mod, relax_ref.from_source(mod.script()))
+    with pytest.raises(relax_ref.ParseError, match="chain of more than 64 '\\+'") as err:
+        relax_ref.from_source(relax_chain(65))
+    assert err.value.rule == "SYN-limit-1" and err.value.span.line == 9
