@@ -21,6 +21,9 @@ from relax_ref.ir.span import Span
 
 #: CLI-input-1: the largest input text read (TVMScript of real models is a few MB).
 MAX_TEXT_BYTES = 64 << 20
+#: CLI-input-1: the most lines an input text may have. The parser reads some 3000 lines a
+#: second, so a million-line file would take minutes: it is refused before parsing.
+MAX_TEXT_LINES = 100_000
 
 
 class CLIError(Exception):
@@ -57,7 +60,8 @@ def regular_file(path: str, what: str = "input", verb: str = "read") -> os.stat_
 
 
 def read_text(path: str) -> str:
-    """CLI-input-1: the UTF-8 text of a regular file of at most MAX_TEXT_BYTES; a byte
+    """CLI-input-1: the UTF-8 text of a regular file of at most MAX_TEXT_BYTES and
+    MAX_TEXT_LINES; a byte
     sequence that is not UTF-8 is a ParseError at its line and column."""
     st = regular_file(path)
     if st.st_size > MAX_TEXT_BYTES:
@@ -71,6 +75,10 @@ def read_text(path: str) -> str:
     if len(data) > MAX_TEXT_BYTES:
         raise CLIError(f"cannot read {path}: it has more than the {MAX_TEXT_BYTES >> 20} "
                        f"MiB an input text may have", 1)
+    lines = data.count(b"\n") + (not data.endswith(b"\n"))
+    if lines > MAX_TEXT_LINES:
+        raise CLIError(f"cannot read {path}: it has {lines} lines, more than the "
+                       f"{MAX_TEXT_LINES} an input text may have", 1)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -275,6 +275,15 @@ def test_non_regular_and_oversized_inputs(tmp_path, capsys, monkeypatch):
     assert rc == 1 and "MiB an input text may have" in err
 
 
+def test_a_million_line_input_is_refused_before_parsing(tmp_path, capsys):
+    path = tmp_path / "long.py"
+    path.write_text("# a comment\n" * 1_000_000)
+    for command in ("print", "check", "run"):
+        rc, out, err = cli(capsys, command, path)
+        assert rc == 1 and out == ""
+        assert "1000000 lines, more than the 100000 an input text may have" in err
+
+
 def test_not_utf8_is_a_located_error_with_exit_1(tmp_path, capsys):
     path = tmp_path / "bin.py"
     path.write_bytes(b"@I.ir_module\nclass \xff\n")
