@@ -178,6 +178,19 @@ def extract(text: str, path: str) -> list[Extracted]:
     return found
 
 
+_DECORATOR_LINE = re.compile(r"^\s*@[\w.]*ir_module\b", re.M)
+
+
+def decorator_lines(text: str) -> tuple[int, int]:
+    """A cross-check of ``extract``: how many lines of the file look like an ir_module
+    decorator, and how many of those lie inside string literals (expected printer output
+    in TVM's printer tests), which are no module definitions."""
+    in_strings = sum(len(_DECORATOR_LINE.findall(node.value))
+                     for node in ast.walk(ast.parse(text))
+                     if isinstance(node, ast.Constant) and isinstance(node.value, str))
+    return len(_DECORATOR_LINE.findall(text)), in_strings
+
+
 def module_stem(path: str) -> str:
     """``tests/python/relax/a/test_b.py`` -> ``a.test_b`` (unique across subfolders)."""
     rel = path[len(SUITE) + 1:] if path.startswith(SUITE + "/") else path
@@ -661,6 +674,9 @@ def render_report(entries: list[dict], results: dict, meta: dict) -> str:
              f"- measured: {meta['time']}, relax_ref commit {meta['commit']}",
              f"- TVM tests: {meta['tvm_repo']} at {meta['tvm_commit']} ({meta['files']} files,"
              f" {len(entries)} ir_module classes); built with TVM {meta['tvm_version']}",
+             f"- cross-check: {meta['decorator_lines'][0]} lines look like an ir_module "
+             f"decorator, {meta['decorator_lines'][1]} of them inside string literals"
+             if meta.get("decorator_lines") else "- cross-check: (not recorded)",
              f"- excluded (TVM cannot build them standalone): {len(excluded)}; and from the "
              f"printed form only, {stats['printed'].meta_omitted} that TVM 0.27 prints with "
              "tensor constants as metadata it omits (show_meta=True segfaults)",
@@ -761,12 +777,14 @@ def main(argv: list[str] | None = None) -> int:
             (out / sub).mkdir(parents=True, exist_ok=True)
         files = suite_files(args.tvm_repo)
         entries = []
+        lines_seen = [0, 0]
         for path, text in files:
             try:
                 found = extract(text, path)
             except SyntaxError as err:
                 print(f"skipped {path}: {err}", file=sys.stderr)
                 continue
+            lines_seen = [a + b for a, b in zip(lines_seen, decorator_lines(text))]
             for x in found:
                 (out / "hand" / f"{x.id}.py").write_text(x.hand)
                 d = asdict(x)
@@ -778,7 +796,8 @@ def main(argv: list[str] | None = None) -> int:
         index = {"tvm_repo": args.tvm_repo, "files": len(files),
                  "tvm_commit": _git_head(["git", f"--git-dir={args.tvm_repo}",
                                           "rev-parse", "--short", "HEAD"]),
-                 "tvm_version": _tvm_version(), "entries": entries}
+                 "tvm_version": _tvm_version(), "decorator_lines": lines_seen,
+                 "entries": entries}
         index_path.write_text(json.dumps(index, indent=1))
 
     entries = index["entries"]
@@ -804,6 +823,7 @@ def main(argv: list[str] | None = None) -> int:
             "commit": _git_head(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"])
             + (" + uncommitted changes in relax_ref/" if _git_head(
                 ["git", "-C", str(REPO), "status", "--porcelain", "relax_ref"]) else ""),
+            "decorator_lines": index.get("decorator_lines"),
             **{k: index[k] for k in ("tvm_repo", "tvm_commit", "tvm_version", "files")}}
     history_path = out / "history.json"
     history = json.loads(history_path.read_text()) if history_path.exists() else []

@@ -149,3 +149,10 @@ def test_tvm_prints_the_hand_form(tmp_path):
 def test_a_failure_is_counted_under_the_rule_it_names():
     assert corpus.rule_of("a.py:1:2: error: bad [SYN-call-3]\n    x\n    ^") == "SYN-call-3"
     assert corpus.rule_of("no rule here") == "(none)"
+
+
+def test_decorator_lines_in_strings_are_counted_apart():
+    text = TEST_FILE + 'EXPECTED = """\n@I.ir_module\nclass Module:\n    pass\n"""\n'
+    total, in_strings = corpus.decorator_lines(text)
+    assert (total, in_strings) == (7, 1)
+    assert len(corpus.extract(text, "tests/python/relax/test_sample.py")) == total - in_strings
