@@ -185,10 +185,12 @@ def decorator_lines(text: str) -> tuple[int, int]:
     """A cross-check of ``extract``: how many lines of the file look like an ir_module
     decorator, and how many of those lie inside string literals (expected printer output
     in TVM's printer tests), which are no module definitions."""
-    in_strings = sum(len(_DECORATOR_LINE.findall(node.value))
-                     for node in ast.walk(ast.parse(text))
-                     if isinstance(node, ast.Constant) and isinstance(node.value, str))
-    return len(_DECORATOR_LINE.findall(text)), in_strings
+    lines = {text.count("\n", 0, m.start()) + 1 for m in _DECORATOR_LINE.finditer(text)}
+    inside: set[int] = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            inside.update(range(node.lineno + 1, node.end_lineno + 1))
+    return len(lines), len(lines & inside)
 
 
 def module_stem(path: str) -> str:
