@@ -14,7 +14,7 @@ from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.attr_values import IndexMap, Target, VDevice
 from relax_ref.ir.call_kinds import call_kind
-from relax_ref.ir.dtype import INT64, DataType
+from relax_ref.ir.dtype import INT64, DataType, DTypeError, parse_dtype
 from relax_ref.ir.text import (INDENT, Names, PrimPrinter, PrintError, TextContext,
                                identifier, python_float, quote, same_expr)
 
@@ -249,7 +249,7 @@ class RelaxPrinter(PrimPrinter):
                 # PRINT-dev: TVM 0.27 prints ty_args= here but cannot read it; the struct
                 # info follows from the shape and dtype arguments.
                 sinfo_args = ()
-            parts = [self.expr(a) for a in args] + self._trailer(c.attrs, sinfo_args)
+            parts = [self._operand(a) for a in args] + self._trailer(c.attrs, sinfo_args)
             return f"R.{name}({', '.join(parts)})"
         if isinstance(op, rx.ExternFunc) and _written_callable(op.struct_info):
             parts = [self.expr(a) for a in args] + self._trailer(c.attrs, sinfo_args)
@@ -261,6 +261,15 @@ class RelaxPrinter(PrimPrinter):
             parts = [self.expr(a) for a in args] + self._trailer(c.attrs, sinfo_args)
             return f"{self.expr(op)}({', '.join(parts)})"
         raise PrintError(f"cannot print a call of {type(op).__name__}")
+
+    def _operand(self, a: rx.Expr) -> str:
+        """PRINT-str-1: a string operand that names a dtype (a call kept as written,
+        ``R.zeros(s, "int32")``) prints as a plain literal: TVM refuses ``R.str(...)`` where
+        its op takes a dtype and reads the literal either way; we read both alike. Other
+        strings print as ``R.str(...)``, as TVM prints them (``R.str("global")``)."""
+        if isinstance(a, rx.StringImm) and _names_dtype(a.value):
+            return quote(a.value)
+        return self.expr(a)
 
     def _trailer(self, attrs: rx.Attrs, sinfo_args: tuple[si.StructInfo, ...]) -> list[str]:
         """The keyword arguments of a call: its attributes, then ``ty_args=``."""
@@ -452,3 +461,11 @@ def _referenced_vars(func: rx.Function) -> set[int]:
     return used
 
 
+
+
+def _names_dtype(text: str) -> bool:
+    try:
+        parse_dtype(text)
+    except DTypeError:
+        return False
+    return True

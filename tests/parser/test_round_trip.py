@@ -185,3 +185,17 @@ class Module:
     with pytest.raises(relax_ref.ParseError, match="chain of more than 64 '\\+'") as err:
         relax_ref.from_source(relax_chain(65))
     assert err.value.rule == "SYN-limit-1" and err.value.span.line == 9
+
+
+def test_a_dtype_string_operand_of_a_call_kept_as_written_prints_as_a_literal():
+    # TVM refuses R.str("int32") where its op takes a dtype; the literal reads in both.
+    printed = round_trip(
+        "@I.ir_module\n"
+        "class Module:\n"
+        "    @R.function(pure=False)\n"
+        "    def main() -> R.Tensor((16,), \"float32\"):\n"
+        "        a = R.zeros(R.shape([2]), \"int32\")\n"
+        "        b = R.builtin.alloc_tensor(R.shape([16]), \"float32\", 0, \"global\")\n"
+        "        return b\n")
+    assert 'R.zeros(R.shape([2]), "int32")' in printed
+    assert 'R.builtin.alloc_tensor(R.shape([16]), "float32", 0, R.str("global"))' in printed
