@@ -31,8 +31,8 @@ from relax_ref.semantics.tir_exprs import (
     Evaluator, _checked_indices, _constant, _free_vars, _is_array, _np,
 )
 from relax_ref.semantics.tir_vector_arrays import (
-    _Fallback, _always, _chunks, _clipped, _commit, _dot_general, _fold, _grid_view, _range,
-    _reduction_axes, _spatial_axes, _store_in_order,
+    _Fallback, _always, _chunks, _clipped, _commit, _dot_general, _fold, _grid_view,
+    _overflow_free, _range, _reduction_axes, _spatial_axes, _store_in_order,
 )
 from relax_ref.semantics.tir_vector_nests import (
     _AFFINE_OPS, _ORDERINGS, _Nest, _analysed, _index_forms, _iter_forms,
@@ -694,6 +694,9 @@ class VectorPath(Evaluator):
             if factor is None:
                 return False
             operands.append((factor[0], list(factor[1])))
+        if not _overflow_free(acc, [f for f, _ in operands],
+                              math.prod(extents[j] for j in folds)):
+            return False
         total = _dot_general(operands, list(range(nf, ndim)), list(range(nf)))
         if total is None:
             return False

@@ -308,6 +308,30 @@ def _fold(op: type, acc_first: bool, acc: np.ndarray, updates: np.ndarray,
     return np.asarray(acc)
 
 
+def _overflow_free(acc: np.ndarray, factors: list, count: int) -> bool:
+    """EXEC-tir-vec-7: whether a contraction keeps the infs and NaNs of the ordered sum.
+    BLAS fuses each multiply into its add (a product beyond the dtype's range is not
+    rounded to inf first, so inf + -inf does not become NaN) and reassociates the sum
+    (a partial sum may overflow in one order only). Neither matters when no factor
+    holds an inf and every partial sum of ``count`` products, plus the accumulator,
+    stays well inside the range: bounded by the largest magnitudes. NaNs propagate in
+    any order."""
+    def largest(a: np.ndarray) -> float:
+        if a.size == 0:
+            return 0.0
+        with np.errstate(all="ignore"):
+            hi, lo = float(np.nanmax(a, initial=-np.inf)), float(np.nanmin(a, initial=np.inf))
+        if hi == -np.inf and lo == np.inf:  # every element is NaN
+            return 0.0
+        return max(abs(hi), abs(lo))
+
+    bound = float(count)
+    for f in factors:
+        bound *= largest(f)
+    bound += largest(acc)
+    return math.isfinite(bound) and bound < float(np.finfo(acc.dtype).max) / 2
+
+
 def _dot_general(operands: list, out: list[int], summed: list[int]) -> np.ndarray | None:
     """The sum over the grid positions ``summed`` of the product of ``operands`` (one or
     two ``(array, positions)``: each array dimension is the grid position named), with

@@ -1791,3 +1791,27 @@ def test_every_code_pointer_of_the_tir_spec_names_a_definition():
         if not found:
             missing.append(name)
     assert not missing
+
+
+@pytest.mark.parametrize("a_row, b_col", [
+    # 1e30 * 1e30 overflows: the ordered sum is inf + -inf = NaN; BLAS's fused
+    # multiply-add would keep the exact products and give inf.
+    ([1e30, 1e30, 1.0, 1.0], [1e30, -1e30, 1.0, 1.0]),
+    # An infinity in a factor.
+    ([np.inf, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]),
+    # 3e38 + 3e38 overflows in order; a reassociated sum might not.
+    ([3e38, 3e38, -3e38, 1.0], [1.0, 1.0, 1.0, 1.0]),
+], ids=["product-overflow", "infinity", "partial-sum-overflow"])
+def test_contraction_declines_where_blas_could_change_infs_and_nans(a_row, b_col):
+    """EXEC-tir-vec-7: operands that may overflow (or hold an infinity) run in order, so
+    auto has the NaNs and infinities of the scalar path (found by the crash sweep)."""
+    func = _sum_3x5_over_4("A[vi, vr] * B[vr, vj]")
+    a = np.tile(np.array(a_row, np.float32), (3, 1))
+    b = np.tile(np.array(b_col, np.float32)[:, None], (1, 5))
+    args = [a, b, np.zeros((3, 5), np.float32)]
+    (_, _, out), stats = _auto(func, args)
+    assert stats["contracted"] == 0
+    scalar = [x.copy() for x in args]
+    with np.errstate(all="ignore"):
+        run_prim_func(func, scalar, mode="scalar")
+    assert bits(out) == bits(scalar[2])
