@@ -185,8 +185,9 @@ def _compare(expected, got, *, exact: bool, may_remove_traps: bool = False) -> s
             if _kind(expected) == _kind(got):
                 return None
             return f"traps differ: {_kind(expected)} before, {_kind(got)} after"
-        if isinstance(expected, RuntimeCheckError) and may_remove_traps \
-                and expected.check not in ("match_cast", "signature", "return", "assert"):
+        if may_remove_traps and (isinstance(expected, ResourceError) or (
+                isinstance(expected, RuntimeCheckError)
+                and expected.check not in ("match_cast", "signature", "return", "assert"))):
             return None  # PASS-verify-4: a dead pure computation's trap went away
         return "one side trapped and the other did not"
     if len(expected) != len(got):

@@ -66,6 +66,22 @@ class Module:
     assert "relax.print" in kinds
 
 
+def test_an_unused_allocation_over_the_size_limit_may_go():
+    """PASS-verify-4: a resource trap of dead pure code is a trap DCE may remove (the
+    pass sweep: conformance/exec/huge_builtin_alloc_resource.py failed verification)."""
+    text = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2,), dtype="float32")) -> R.Tensor((2,), dtype="float32"):
+        R.func_attr({"relax.force_pure": True})
+        a = R.builtin.alloc_tensor(R.shape([1099511627776]), R.dtype("float32"), 0)
+        return x
+'''
+    report = check_pass(DCE, parse(text), trials=1)
+    assert report.trials == 1 and report.traps_matched == 1
+
+
 @pytest.mark.parametrize("path", sample_files(), ids=lambda p: p.name)
 def test_dce_on_every_sample(path):
     check_pass(DCE, parse(path.read_text(), str(path)), trials=3)
