@@ -861,22 +861,22 @@ HUGE_KERNEL_OUTPUT = '''
 @I.ir_module
 class Module:
     @T.prim_func(private=True)
-    def fill(a: T.Buffer((2147483648,), "int8")):
+    def fill(a: T.Buffer((2147483648,), "float32")):
         for i in range(2147483648):
-            a[i] = T.int8(1)
+            a[i] = T.float32(1)
 
     @R.function
-    def main() -> R.Tensor((2147483648,), "int8"):
+    def main() -> R.Tensor((2147483648,), "float32"):
         cls = Module
-        y = R.call_tir(cls.fill, (), out_ty=R.Tensor((2147483648,), "int8"))
+        y = R.call_tir(cls.fill, (), out_ty=R.Tensor((2147483648,), "float32"))
         return y
 '''
 
 
 def test_kernel_output_of_2_31_elements_is_refused_before_allocation(tmp_path, capsys):
-    # Over the default limit whatever its dtype; the kernel's step budget is not reached.
+    # 8 GiB, over the default limit: refused before allocation, the kernel never runs.
     rc, out, err = run_cli(capsys, write(tmp_path, "huge.py", HUGE_KERNEL_OUTPUT))
-    assert_failed(rc, err, "huge.py:12:13", "2147483648 bytes", "EXEC-limit-1")
+    assert_failed(rc, err, "huge.py:12:13", "8589934592 bytes", "EXEC-limit-1")
     assert rc == 1 and out == ""
 
 

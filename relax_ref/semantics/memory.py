@@ -19,7 +19,7 @@ from relax_ref.ir.numpy_dtype import numpy_dtype
 POISON_BYTE = 0xFF
 
 # A single tensor or storage may not exceed this many bytes (ResourceError beyond).
-DEFAULT_MAX_BYTES = 1 << 30  # 1 GiB: a 2**31-element tensor of any dtype is over it
+DEFAULT_MAX_BYTES = 4 << 30  # 4 GiB: room for real weights; 2**31 float32 elements are over it
 
 
 class MemoryCheckError(Exception):
