@@ -19,6 +19,7 @@ from typing import Iterable
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import VOID
+from relax_ref.solver.expr_utils import structural_key
 from relax_ref.solver.simplify import substitute as substitute_prim
 
 
@@ -45,6 +46,8 @@ def base_check(base: si.StructInfo, derived: si.StructInfo, analyzer) -> Check:
             return Check.PASS
         if derived.value is None:
             return Check.RUNTIME
+        if _same_prim_value(base.value, derived.value):
+            return Check.PASS
         return _dims_check((base.value,), (derived.value,), analyzer)
     if isinstance(base, si.ShapeStructInfo):
         result = _ndim_check(base.ndim, derived.ndim)
@@ -95,6 +98,12 @@ def base_check(base: si.StructInfo, derived: si.StructInfo, analyzer) -> Check:
     return Check.FAIL
 
 
+def _same_prim_value(a: P.PrimExpr, b: P.PrimExpr) -> bool:
+    """The same written value (SI-sub-1): structural identity, which holds for float
+    values too (``T.float32(0.5)`` twice), where the analyzer proves integer facts only."""
+    return a is b or structural_key(a) == structural_key(b)
+
+
 def _ndim_check(base: int, derived: int) -> Check:
     if base == si.UNKNOWN_NDIM:
         return Check.PASS
@@ -132,7 +141,8 @@ def join(a: si.StructInfo, b: si.StructInfo, analyzer) -> si.StructInfo:
         if a.dtype != b.dtype:
             return si.ObjectStructInfo()
         value = a.value if (a.value is not None and b.value is not None
-                            and (a.value is b.value or analyzer.prove_equal(a.value, b.value))) \
+                            and (_same_prim_value(a.value, b.value)
+                                 or analyzer.prove_equal(a.value, b.value))) \
             else None
         return si.PrimStructInfo(a.dtype, value)
     if isinstance(a, si.ShapeStructInfo):

@@ -33,3 +33,20 @@ def test_dps_argument_that_is_not_a_tuple_is_the_tuple_of_it():
     assert isinstance(z_call.args[1], rx.Tuple) and len(z_call.args[1].fields) == 1
     out = run(parse(ONE_ARGUMENT), "main", [np.array([1, 2], np.float32)])
     np.testing.assert_array_equal(out, [4, 8])
+
+
+def test_a_float_prim_value_annotation_equal_to_the_value_checks():
+    # SI-sub-1: the same float value on both sides is the same struct info; the analyzer
+    # proves integer facts only, so this was SI-ann-2 ("finer than deduced").
+    import relax_ref
+
+    mod = relax_ref.from_source(
+        "@I.ir_module\n"
+        "class Module:\n"
+        "    @R.function\n"
+        "    def main():\n"
+        "        b: R.Prim(value=T.float32(0.5)) = T.float32(0.5)\n"
+        "        return b\n", "f.py")
+    checked = relax_ref.check(mod)
+    again = relax_ref.check(relax_ref.from_source(checked.script()))
+    assert again.functions["main"].body.blocks[0].bindings[0].var.name_hint == "b"
