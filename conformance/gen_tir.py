@@ -1609,12 +1609,13 @@ def f(A: T.Buffer((3,), "int32"), n: T.int32, B: T.Buffer((3,), "int32")):
     a = np.array([1, 2, 3], np.int32)
     cases.append(case(
         "scalar_parameter_out_of_range",
-        module([f], call_main([("x", ann((3,), "int32")), ("k", "T.int64")],
-                              ["x", "R.prim_value(k)"], ann((3,), "int32"))),
+        module([f], call_main([("x", ann((3,), "int32")), ("k", "R.Object")],
+                              ["x", "k"], ann((3,), "int32"))),
         [ok([tensor(a), prim(5)], [tensor(a + 5)]),
          trap([tensor(a), prim(2**40)], "dtype_mismatch")],
         ["EXEC-tir-bind-2"],
-        "An int32 scalar parameter takes an int64 R.Prim argument: 5 gives B = A + 5; 2^40 does "
+        "An int32 scalar parameter takes an int64 R.Prim value that reaches it as an R.Object "
+        "(an R.Prim of another dtype is ill-formed, WF-call-4): 5 gives B = A + 5; 2^40 does "
         "not fit int32 (dtype_mismatch)."))
     return cases
 

@@ -10,7 +10,7 @@ class Module:
             B[i] = A[i] + n
 
     @R.function
-    def main(x: R.Tensor((3,), "int32"), k: T.int64):
+    def main(x: R.Tensor((3,), "int32"), k: R.Object):
         cls = Module
-        y = R.call_tir(cls.f, (x, R.prim_value(k)), out_ty=R.Tensor((3,), "int32"))
+        y = R.call_tir(cls.f, (x, k), out_ty=R.Tensor((3,), "int32"))
         return y

@@ -638,10 +638,15 @@ def _tuple_sinfo(e) -> tuple | None:
 
 def _written_sinfo(e):
     """The struct info of ``e`` before deduction: a nested literal tuple (``[[A]]``)
-    has none yet, but is a tuple of what its fields are."""
-    if isinstance(e, rx.Tuple) and getattr(e, "struct_info", None) is None:
-        fields = tuple(_written_sinfo(f) for f in e.fields)
-        return None if None in fields else si.TupleStructInfo(fields)
+    has none yet, but is a tuple of what its fields are, and ``R.prim_value(v)`` is a
+    prim of ``v``'s dtype (what deduction gives it, so that check's output, deduced,
+    is judged as its input was)."""
+    if getattr(e, "struct_info", None) is None:
+        if isinstance(e, rx.Tuple):
+            fields = tuple(_written_sinfo(f) for f in e.fields)
+            return None if None in fields else si.TupleStructInfo(fields)
+        if isinstance(e, rx.PrimValue):
+            return si.PrimStructInfo(e.value.dtype)
     return getattr(e, "struct_info", None)
 
 

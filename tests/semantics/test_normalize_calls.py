@@ -50,3 +50,27 @@ def test_a_float_prim_value_annotation_equal_to_the_value_checks():
     checked = relax_ref.check(mod)
     again = relax_ref.check(relax_ref.from_source(checked.script()))
     assert again.functions["main"].body.blocks[0].bindings[0].var.name_hint == "b"
+
+
+def test_a_prim_value_argument_of_another_dtype_is_ill_formed_before_deduction_too():
+    # WF-call-4 judged R.prim_value(k) only once deduced, so check accepted this text and
+    # rejected its own output (check_pass failed on every pass).
+    import pytest
+
+    import relax_ref
+
+    text = (
+        "@I.ir_module\n"
+        "class Module:\n"
+        "    @T.prim_func(private=True)\n"
+        "    def f(A: T.Buffer((3,), \"int32\"), n: T.int32, B: T.Buffer((3,), \"int32\")):\n"
+        "        for i in range(3):\n"
+        "            B[i] = A[i] + n\n"
+        "    @R.function\n"
+        "    def main(x: R.Tensor((3,), \"int32\"), k: T.int64):\n"
+        "        cls = Module\n"
+        "        y = R.call_tir(cls.f, (x, R.prim_value(k)), out_ty=R.Tensor((3,), \"int32\"))\n"
+        "        return y\n")
+    with pytest.raises(relax_ref.CheckError) as info:
+        relax_ref.check(relax_ref.from_source(text, "p.py"))
+    assert [e.rule for e in info.value.errors] == ["WF-call-4"]
