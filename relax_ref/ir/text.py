@@ -145,6 +145,9 @@ class Names:
         self._taken: dict[str, int] = {n: 1 for n in reserved}
         self._scopes: list[list[tuple[int, str]]] = [[]]
         self._raw = raw
+        # base -> the suffix to try first: every smaller one is taken (a release clears
+        # it), so a name rebound thousands of times costs no scan from _1 each time.
+        self._next_suffix: dict[str, int] = {}
 
     @staticmethod
     def raw() -> "Names":
@@ -161,11 +164,12 @@ class Names:
             return existing
         base = identifier(hint)
         name = base
-        if not self._raw:
-            i = 1
-            while name in self._taken:
-                name = f"{base}_{i}"
+        if not self._raw and name in self._taken:
+            i = self._next_suffix.get(base, 1)
+            while f"{base}_{i}" in self._taken:
                 i += 1
+            name = f"{base}_{i}"
+            self._next_suffix[base] = i + 1
         self._bind(obj, name, root)
         return name
 
@@ -192,6 +196,7 @@ class Names:
             count = self._taken.get(name, 0) - 1
             if count <= 0:
                 self._taken.pop(name, None)
+                self._next_suffix.pop(re.sub(r"_\d+$", "", name), None)
             else:
                 self._taken[name] = count
 

@@ -199,3 +199,17 @@ def test_a_dtype_string_operand_of_a_call_kept_as_written_prints_as_a_literal():
         "        return b\n")
     assert 'R.zeros(R.shape([2]), "int32")' in printed
     assert 'R.builtin.alloc_tensor(R.shape([16]), "float32", 0, R.str("global"))' in printed
+
+
+def test_names_rebound_many_times_pick_the_same_fresh_names():
+    # The printer once scanned suffixes from _1 for every rebinding (quadratic: a 10k-line
+    # module took 32 s to print); the names it picks must stay the smallest free ones.
+    from relax_ref.ir.text import Names
+
+    names = Names()
+    objs = [object() for _ in range(5)]
+    assert [names.define(o, "x") for o in objs[:3]] == ["x", "x_1", "x_2"]
+    names.push()
+    assert names.define(objs[3], "x") == "x_3"
+    names.pop()                      # x_3 is free again
+    assert names.define(objs[4], "x") == "x_3"
