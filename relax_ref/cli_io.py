@@ -18,12 +18,8 @@ import numpy as np
 
 from relax_ref.errors import ParseError, ResourceError
 from relax_ref.ir.span import Span
-
-#: CLI-input-1: the largest input text read (TVMScript of real models is a few MB).
-MAX_TEXT_BYTES = 64 << 20
-#: CLI-input-1: the most lines an input text may have. The parser reads some 3000 lines a
-#: second, so a million-line file would take minutes: it is refused before parsing.
-MAX_TEXT_LINES = 100_000
+# CLI-input-1 refuses a file over the parser's limits (SYN-limit-1) before reading it.
+from relax_ref.parser.syntax import MAX_TEXT_BYTES, MAX_TEXT_LINES
 
 
 class CLIError(Exception):

@@ -20,6 +20,13 @@ from .metadata import unescape_python_string
 
 GRAMMAR_PATH = Path(__file__).with_name("tvmscript.lark")
 
+#: SYN-limit-1: the largest text read (TVMScript of real models is a few MB; the limit is
+#: on characters here and on bytes where a file is read).
+MAX_TEXT_BYTES = 64 << 20
+#: SYN-limit-1: the most lines a text may have. The parser reads some 3000 lines a second,
+#: so a million-line text would take minutes: it is refused before parsing.
+MAX_TEXT_LINES = 100_000
+
 # How the grammar's terminals read in an error message.
 _TOKEN_WORDS = {
     "_NEWLINE": "end of line", "_INDENT": "indentation", "_DEDENT": "dedent",
@@ -87,6 +94,20 @@ def _lark() -> Lark:
                 start=["start", "test"], cache=False)
 
 
+def _check_text_size(text: str, source: str) -> None:
+    """SYN-limit-1: a text over MAX_TEXT_BYTES characters or MAX_TEXT_LINES lines is
+    refused before parsing, at the first line beyond the limit."""
+    if len(text) > MAX_TEXT_BYTES:
+        line = text.count("\n", 0, MAX_TEXT_BYTES) + 1
+        raise ParseError(f"the text is longer than the {MAX_TEXT_BYTES >> 20} Mi characters "
+                         f"a module may have", Span(source, line, 1, line, 2),
+                         rule="SYN-limit-1")
+    if text.count("\n") >= MAX_TEXT_LINES:
+        line = MAX_TEXT_LINES + 1
+        raise ParseError(f"the text has more than the {MAX_TEXT_LINES} lines a module may "
+                         f"have", Span(source, line, 1, line, 2), rule="SYN-limit-1")
+
+
 def parse_tree(text: str, source: str, start: str = "start") -> Tree:
     """The Lark tree of ``text``, or a ParseError at the offending line and column."""
     if "\x00" in text:
@@ -95,6 +116,7 @@ def parse_tree(text: str, source: str, start: str = "start") -> Tree:
         raise ParseError("unexpected NUL byte (is this a binary file?)",
                          Span(source, line, col, line, col + 1), rule="SYN-lex-1",
                          source_text=text)
+    _check_text_size(text, source)
     if start == "start" and not text.endswith("\n"):
         text = text + "\n"
     try:

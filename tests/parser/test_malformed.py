@@ -225,3 +225,13 @@ def test_a_pasted_test_function_is_named_not_its_python():
     assert err.rule == "SYN-module-1"
     assert (err.span.line, err.span.column) == (10, 1)
     assert "`def test_names` has no decorator" in err.message
+
+
+def test_a_text_over_the_line_limit_is_refused_before_parsing():
+    # SYN-limit-1 in the parser itself, so relax_ref.from_source is guarded as the CLI is.
+    from relax_ref.parser.syntax import MAX_TEXT_LINES
+
+    with pytest.raises(ParseError) as info:
+        parse("# a comment\n" * (MAX_TEXT_LINES + 5), "long.py")
+    assert info.value.rule == "SYN-limit-1"
+    assert info.value.span.line == MAX_TEXT_LINES + 1
