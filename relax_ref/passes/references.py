@@ -70,19 +70,27 @@ def recursive_functions(mod: rx.IRModule, uses: dict[str, GlobalUses] | None = N
     for callee, u in uses.items():
         for caller in u.calls + u.values:
             edges[caller].add(callee)
-    # Tarjan's strongly connected components, iteratively.
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
     out: set[str] = set()
-    counter = 0
+    for component in strongly_connected_components(edges):
+        if len(component) > 1 or component[0] in edges[component[0]]:
+            out.update(component)
+    return out
+
+
+def strongly_connected_components(edges: dict) -> list[list]:
+    """Tarjan's strongly connected components of a graph given as node -> successors
+    (every successor a key), iteratively so deep graphs cannot exhaust the stack; each
+    component sorted, in the order Tarjan's algorithm completes them."""
+    index: dict = {}
+    low: dict = {}
+    on_stack: set = set()
+    stack: list = []
+    components: list[list] = []
     for root in edges:
         if root in index:
             continue
         work = [(root, iter(sorted(edges[root])))]
-        index[root] = low[root] = counter
-        counter += 1
+        index[root] = low[root] = len(index)
         stack.append(root)
         on_stack.add(root)
         while work:
@@ -90,8 +98,7 @@ def recursive_functions(mod: rx.IRModule, uses: dict[str, GlobalUses] | None = N
             child = next(children, None)
             if child is not None:
                 if child not in index:
-                    index[child] = low[child] = counter
-                    counter += 1
+                    index[child] = low[child] = len(index)
                     stack.append(child)
                     on_stack.add(child)
                     work.append((child, iter(sorted(edges[child]))))
@@ -109,9 +116,8 @@ def recursive_functions(mod: rx.IRModule, uses: dict[str, GlobalUses] | None = N
                     component.append(member)
                     if member == node:
                         break
-                if len(component) > 1 or node in edges[node]:
-                    out.update(component)
-    return out
+                components.append(sorted(component))
+    return components
 
 
 def arg_sinfo(e: rx.Expr, mod: rx.IRModule) -> si.StructInfo:
