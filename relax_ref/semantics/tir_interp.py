@@ -36,11 +36,12 @@ from relax_ref.ir.dtype import DataType, DTypeError
 from relax_ref.ir.numpy_dtype import dtype_of_numpy
 from relax_ref.ir.uses import stored_storage, tir_nodes
 from relax_ref.errors import RelaxError, ResourceError
+from relax_ref.numerics import wrap_int
 from relax_ref.semantics.memory import poison_array
 from relax_ref.values import PrimScalar
 from relax_ref.semantics.tir_exprs import (
     _NodeCache, _Return, _checked_indices, _error, _ill_typed, _intrinsic_name, _np, _text,
-    _unsupported, out_of_range_int,
+    _unsupported,
 )
 from relax_ref.semantics.tir_vector import VectorPath
 from relax_ref.semantics.tir_vector_nests import vectorizable
@@ -49,7 +50,7 @@ from relax_ref.solver.evaluate import (
 )
 
 __all__ = [
-    "run_prim_func", "out_of_range_int",
+    "run_prim_func",
     "MAX_STEPS", "VECTOR_STEP_ITERATIONS", "CONTRACTION_STEP_ITERATIONS", "MAX_BUFFER_ELEMENTS", "VECTOR_CHUNK_ELEMENTS", "FOLD_BLOCK_ELEMENTS",
     "AUTO_MIN_ITERATIONS", "MODES",
 ]
@@ -652,8 +653,7 @@ def _bound(s: tir.Stmt, deep: bool) -> int:
 
 def _constant_int(e: P.IntImm) -> int:
     """An integer constant's value wrapped into its type, as the machine reads it."""
-    lo, hi = dtype_range(e.dtype)
-    return (int(e.value) - lo) % (hi - lo + 1) + lo
+    return wrap_int(int(e.value), e.dtype)
 
 
 def _may_return(node) -> bool:

@@ -19,7 +19,8 @@ from relax_ref.parser.builder import parse
 from relax_ref.semantics import tir_interp
 from relax_ref.errors import ResourceError, RuntimeCheckError
 from relax_ref.semantics.memory import poison_array, poison_mask
-from relax_ref.semantics.tir_interp import out_of_range_int, run_prim_func
+from relax_ref.numerics import out_of_range_int
+from relax_ref.semantics.tir_interp import run_prim_func
 from relax_ref.solver.evaluate import evaluate_int
 from tests.conftest import sample_files
 
