@@ -405,8 +405,17 @@ def cmd_conformance(args: argparse.Namespace) -> int:
     if args.junit == "":
         raise CLIError("--junit needs a file name")
     cases = _conformance_cases(conf, path, args.k)
+    passes = tuple(n.strip() for n in (args.passes or "").split(",") if n.strip())
+    if passes and args.impl != "relax_ref":
+        raise CLIError("--passes transforms relax_ref's modules: use it with --impl relax_ref")
+    if passes:
+        from relax_ref.passes.registry import all_passes
+
+        unknown = [n for n in passes if n not in all_passes()]
+        if unknown:
+            raise CLIError(f"no pass named {unknown[0]!r} (see `relax-ref passes`)")
     results = conf.run_suite(cases, args.impl, jobs=args.j, progress=sys.stderr.isatty(),
-                             max_steps=args.max_steps)
+                             max_steps=args.max_steps, passes=passes)
     conf.report(results, args.impl)
     if args.junit:
         write_text(args.junit, conf.junit_xml(results, args.impl))  # CLI-output-1
@@ -651,6 +660,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --impl tvm: record each case's TVM result in its .toml")
     p.add_argument("--max-steps", type=_positive_int, metavar="N",
                    help="the TIR step budget of one PrimFunc call")
+    p.add_argument("--passes", metavar="P1,P2",
+                   help="run these passes on each module before its runs (e.g. LegalizeOps)")
     p.set_defaults(func=cmd_conformance)
 
     p = sub.add_parser("opt", help="apply passes to a module and print the result")

@@ -194,8 +194,11 @@ class Implementation:
 class RelaxRefImpl(Implementation):
     name = "relax_ref"
 
-    def __init__(self, max_steps: int | None = None):
+    def __init__(self, max_steps: int | None = None, passes: tuple[str, ...] = ()):
         self.max_steps = max_steps  # the TIR step budget of one PrimFunc call
+        # Passes run on each checked module before it runs (``--passes LegalizeOps``):
+        # the suite's expectations must hold of the transformed module too (CONF-pass-1).
+        self.passes = tuple(passes)
 
     def load(self, text: str, source: str):
         from relax_ref.parser.builder import parse
@@ -217,6 +220,10 @@ class RelaxRefImpl(Implementation):
 
         try:
             limits = Limits(max_tir_steps=self.max_steps) if self.max_steps else None
+            if self.passes:
+                from relax_ref.transform import Sequential
+
+                mod = Sequential(list(self.passes))(mod)
             return Interpreter(mod, limits=limits)
         except RelaxError as err:
             raise Invalid(err.render(), err.rule) from None
@@ -509,28 +516,30 @@ def _check(case: Case, impl: Implementation) -> tuple[bool, str]:
 
 # -- the command --------------------------------------------------------------------------------
 
-def _implementation(impl_name: str, max_steps: int | None) -> Implementation:
+def _implementation(impl_name: str, max_steps: int | None,
+                    passes: tuple[str, ...] = ()) -> Implementation:
     if impl_name == "relax_ref":
-        return RelaxRefImpl(max_steps)
+        return RelaxRefImpl(max_steps, passes)
     return IMPLEMENTATIONS[impl_name]()
 
 
 def _check_worker(args):
-    case, impl_name, max_steps = args
-    return check_case(case, _implementation(impl_name, max_steps))
+    case, impl_name, max_steps, passes = args
+    return check_case(case, _implementation(impl_name, max_steps, passes))
 
 
 def run_suite(cases: list[Case], impl_name: str, jobs: int = 1, progress: bool = True,
-              max_steps: int | None = None) -> list[Result]:
+              max_steps: int | None = None, passes: tuple[str, ...] = ()) -> list[Result]:
     """Every case's Result; ``progress`` shows a bar on stderr; ``max_steps`` is
-    relax_ref's TIR step budget per PrimFunc call (default: the interpreter's)."""
+    relax_ref's TIR step budget per PrimFunc call (default: the interpreter's);
+    ``passes`` run on each module before it runs (relax_ref only)."""
     results: list[Result] = []
     if impl_name == "tvm":
         try:
             IMPLEMENTATIONS["tvm"]()
         except Unsupported as err:
             return [Result(c, False, f"unsupported: {err}", 0.0, True) for c in cases]
-    work = [(c, impl_name, max_steps) for c in cases]
+    work = [(c, impl_name, max_steps, tuple(passes)) for c in cases]
     iterator: Iterable[Result]
     pool = None
     if jobs > 1:
@@ -539,7 +548,7 @@ def run_suite(cases: list[Case], impl_name: str, jobs: int = 1, progress: bool =
         pool = multiprocessing.get_context("spawn").Pool(jobs)
         iterator = pool.imap(_check_worker, work, chunksize=4)
     else:
-        impl = _implementation(impl_name, max_steps)
+        impl = _implementation(impl_name, max_steps, tuple(passes))
         iterator = (check_case(c, impl) for c in cases)
     try:
         if progress:

@@ -19,7 +19,7 @@ from relax_ref.passes.registry import Pass, all_passes, get_pass
 __all__ = [
     "BindParams", "BindSymbolicVars", "CanonicalizeBindings", "ConvertToDataflow",
     "DeadCodeElimination", "EliminateCommonSubexpr", "FoldConstant", "InlinePrivateFunctions",
-    "LambdaLift", "Normalize", "RemovePurityChecking", "RemoveUnusedOutputs",
+    "LambdaLift", "LegalizeOps", "Normalize", "RemovePurityChecking", "RemoveUnusedOutputs",
     "RemoveUnusedParameters", "ToNonDataflow", "TopologicalSort", "Sequential", "build_pass",
     "pass_options",
 ]
@@ -64,6 +64,16 @@ def EliminateCommonSubexpr(call_only: bool = False) -> Pass:
     from relax_ref.passes.eliminate_common_subexpr import eliminate_common_subexpr_with
 
     return eliminate_common_subexpr_with(call_only)
+
+
+def LegalizeOps(customize_legalize_map=None, skip_ops=(), enable_warning: bool = False) -> Pass:
+    """Lower every op with a legalization to ``call_tir`` of a PrimFunc (op name ->
+    ``ctx -> expr`` in ``customize_legalize_map`` overrides ours; ``skip_ops`` stay)."""
+    from relax_ref.passes.legalize_ops import legalize_ops_with
+
+    if isinstance(skip_ops, str):
+        skip_ops = [skip_ops]
+    return legalize_ops_with(customize_legalize_map, skip_ops, enable_warning)
 
 
 def TopologicalSort(order: str = "depth-first", direction: str = "from-inputs") -> Pass:

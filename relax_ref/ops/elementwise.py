@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from relax_ref import te
+from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL
 from relax_ref.numerics import float_floor_div, float_floor_mod
@@ -195,9 +197,23 @@ _BINARY = {
     "maximum": np.maximum, "minimum": np.minimum, "mod": _int_mod_trunc,
     "floor_mod": _floor_mod,
 }
+def _shift(np_fn):
+    def shift(a, b):
+        """EXEC-ew-shift-1: a shift by an amount outside [0, bits) traps (LLVM gives it no
+        value; the TIR interpreter traps the same way, EXEC-tir-intrin-3)."""
+        bits = np.dtype(a.dtype).itemsize * 8
+        b = np.asarray(b)
+        if np.any((b < 0) | (b >= bits)):
+            raise OpRuntimeError("shift_out_of_range",
+                                 f"shift by an amount outside [0, {bits})",
+                                 rule="EXEC-ew-shift-1")
+        return np_fn(a, b)
+    return shift
+
+
 _BITWISE = {
     "bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor,
-    "left_shift": np.left_shift, "right_shift": np.right_shift,
+    "left_shift": _shift(np.left_shift), "right_shift": _shift(np.right_shift),
 }
 _COMPARE = {
     "equal": np.equal, "not_equal": np.not_equal, "less": np.less, "less_equal": np.less_equal,
@@ -218,47 +234,218 @@ _INT_PARTIAL = ("divide", "floor_divide", "mod", "floor_mod", "power")
 _UNARY_BOOL = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite}
 
 
+# -- legalization (spec/ops/elementwise.md "Lowering") ----------------------------------------
+# Names follow TVM's TOPI: broadcasting ops compute ``T_<op>`` over loops ``ax0, ax1, ...``,
+# unary math ``compute`` over ``i0, i1, ...``.
+
+def _isnan(x: P.PrimExpr) -> P.PrimExpr:
+    return te.call_intrin("isnan", x, dtype=BOOL)
+
+
+def _fmax(a: P.PrimExpr, b: P.PrimExpr) -> P.PrimExpr:
+    """maximum as NumPy computes it: a NaN operand gives NaN (TIR's ``T.max`` is
+    ``a > b ? a : b``, which drops a NaN in ``a``), EXEC-ew-binary-3."""
+    if not a.dtype.is_float:
+        return P.Max(a, b, a.dtype)
+    return te.select(te.any_of(_isnan(a), P.GT(a, b, BOOL)), a, b)
+
+
+def _fmin(a: P.PrimExpr, b: P.PrimExpr) -> P.PrimExpr:
+    if not a.dtype.is_float:
+        return P.Min(a, b, a.dtype)
+    return te.select(te.any_of(_isnan(a), P.LT(a, b, BOOL)), a, b)
+
+
+def _xor(a, b):
+    return P.NE(a, b, BOOL)
+
+
+_BINARY_TIR = {
+    "add": lambda a, b: P.Add(a, b, a.dtype),
+    "subtract": lambda a, b: P.Sub(a, b, a.dtype),
+    "multiply": lambda a, b: P.Mul(a, b, a.dtype),
+    "divide": lambda a, b: P.Div(a, b, a.dtype),
+    "floor_divide": lambda a, b: P.FloorDiv(a, b, a.dtype),
+    "mod": lambda a, b: P.Mod(a, b, a.dtype),
+    "floor_mod": lambda a, b: P.FloorMod(a, b, a.dtype),
+    "power": lambda a, b: te.call_intrin("pow", a, b),
+    "maximum": _fmax, "minimum": _fmin,
+    "bitwise_and": lambda a, b: te.call_intrin("bitwise_and", a, b),
+    "bitwise_or": lambda a, b: te.call_intrin("bitwise_or", a, b),
+    "bitwise_xor": lambda a, b: te.call_intrin("bitwise_xor", a, b),
+    "left_shift": lambda a, b: te.call_intrin("shift_left", a, b),
+    "right_shift": lambda a, b: te.call_intrin("shift_right", a, b),
+    "equal": lambda a, b: P.EQ(a, b, BOOL),
+    # TIR's float != is ordered (NaN != NaN is false, EXEC-tir-cmp-1); NumPy's is not.
+    "not_equal": lambda a, b: P.Not(P.EQ(a, b, BOOL), BOOL) if a.dtype.is_float
+    else P.NE(a, b, BOOL),
+    "less": lambda a, b: P.LT(a, b, BOOL), "less_equal": lambda a, b: P.LE(a, b, BOOL),
+    "greater": lambda a, b: P.GT(a, b, BOOL),
+    "greater_equal": lambda a, b: P.GE(a, b, BOOL),
+    "logical_and": lambda a, b: P.And(a, b, BOOL), "logical_or": lambda a, b: P.Or(a, b, BOOL),
+    "logical_xor": _xor,
+}
+
+
+def _operand(ctx, i: int, out_shape, idx):
+    """Operand ``i`` of an elementwise call at ``idx``: a broadcast tensor read, or the
+    value of an ``R.Prim`` operand (EXEC-ew-binary-2)."""
+    s = ctx.arg_sinfo[i]
+    if isinstance(s, si.PrimStructInfo):
+        return ctx.prim(i)
+    return ctx.broadcast(ctx.tensor(i), out_shape, idx)
+
+
+def _legalize_elementwise(name: str, formula):
+    """TE-leg-ew-1: ``T_<name>[idx] = formula(operands at idx)`` over the broadcast
+    result shape; a call of R.Prim operands only stays a scalar call."""
+    def legalize(ctx):
+        if not isinstance(ctx.result_sinfo, si.TensorStructInfo):
+            return None
+        out_shape = ctx.result_shape()
+        # Read each operand once outside the formula, so placeholders are made once.
+        reads = []
+        for i, s in enumerate(ctx.arg_sinfo):
+            if isinstance(s, si.PrimStructInfo):
+                v = ctx.prim(i)
+                reads.append(lambda idx, v=v: v)
+            else:
+                t = ctx.tensor(i)
+                reads.append(lambda idx, t=t: ctx.broadcast(t, out_shape, idx))
+        out = te.compute(out_shape, lambda *idx: formula(*(r(idx) for r in reads)),
+                         name=f"T_{name}", axis_prefix="ax")
+        return ctx.call_te(out, name)
+    return legalize
+
+
+def _int_power_declines(ctx):
+    s = ctx.arg_sinfo[0]
+    return getattr(s, "dtype", None) is not None and not s.dtype.is_float
+
+
+def _legalize_power(ctx):
+    """Float power is ``T.pow``; an integer power has no TIR intrinsic that computes it
+    exactly with NumPy's checks, so it stays (spec: not legalized)."""
+    if _int_power_declines(ctx):
+        return None
+    return _legalize_elementwise("power", _BINARY_TIR["power"])(ctx)
+
+
+def _sign(x: P.PrimExpr) -> P.PrimExpr:
+    zero, one = te.const(0, x.dtype), te.const(1, x.dtype)
+    if x.dtype.is_uint:
+        return te.select(P.GT(x, zero, BOOL), one, zero)
+    minus = te.const(-1, x.dtype)
+    inner = te.select(P.LT(x, zero, BOOL), minus, x if x.dtype.is_float else zero)
+    return te.select(P.GT(x, zero, BOOL), one, inner)
+
+
+_UNARY_TIR = {
+    "negative": lambda x: P.Sub(te.const(0, x.dtype), x, x.dtype),
+    "abs": lambda x: te.call_intrin("fabs" if x.dtype.is_float else "abs", x),
+    "square": lambda x: P.Mul(x, x, x.dtype),
+    "sign": _sign,
+    "isnan": lambda x: te.call_intrin("isnan", x, dtype=BOOL),
+    "isinf": lambda x: te.call_intrin("isinf", x, dtype=BOOL),
+    "isfinite": lambda x: te.call_intrin("isfinite", x, dtype=BOOL),
+    "logical_not": lambda x: P.Not(x, BOOL),
+    "bitwise_not": lambda x: te.call_intrin("bitwise_not", x),
+}
+_UNARY_TIR.update({name: (lambda x, n=name: te.call_intrin(n, x)) for name in _UNARY_FLOAT})
+
+
+def _legalize_unary(name: str, formula):
+    def legalize(ctx):
+        if not isinstance(ctx.result_sinfo, si.TensorStructInfo):
+            return None
+        x = ctx.tensor(0)
+        out = te.compute(x.shape, lambda *i: formula(x[i]), name="compute")
+        return ctx.call_te(out, name)
+    return legalize
+
+
+def _legalize_where(ctx):
+    out_shape = ctx.result_shape()
+    c, a, b = (ctx.tensor(i) for i in range(3))
+    dtype = ctx.result_sinfo.dtype
+    out = te.compute(out_shape, lambda *idx: te.select(
+        ctx.broadcast(c, out_shape, idx), ctx.broadcast(a, out_shape, idx),
+        ctx.broadcast(b, out_shape, idx)), name="T_where", axis_prefix="ax")
+    assert out.dtype == dtype
+    return ctx.call_te(out, "where")
+
+
+def _legalize_astype(ctx):
+    x = ctx.tensor(0)
+    dtype = ctx.attr("dtype")
+    out = te.compute(x.shape, lambda *i: te.cast(dtype, x[i]), name="compute",
+                     axis_prefix="i")
+    return ctx.call_te(out, "astype")
+
+
+def _legalize_clip(ctx):
+    """``min(max(x, lo), hi)`` with the bounds converted to x's type (np.clip's order:
+    ``hi`` wins when ``lo > hi``; a NaN stays NaN)."""
+    x = ctx.tensor(0)
+    lo, hi = te.cast(x.dtype, ctx.prim(1)), te.cast(x.dtype, ctx.prim(2))
+
+    def formula(*i):
+        low = te.select(P.LT(x[i], lo, BOOL), lo, x[i])
+        return te.select(P.GT(low, hi, BOOL), hi, low)
+    out = te.compute(x.shape, formula, name="compute")
+    return ctx.call_te(out, "clip")
+
+
 def _register_all() -> None:
     two = (Operand("x1"), Operand("x2"))
     for name, fn in _BINARY.items():
+        leg = _legalize_power if name == "power" else \
+            _legalize_elementwise(name, _BINARY_TIR[name])
         register(OpDef(f"relax.{name}", two, deduce=deduce_binary, compute=_binary(fn),
                        family=FAMILY, spec_rule="SI-ew-binary-1", dtypes="numeric",
-                       int_total=name not in _INT_PARTIAL))
+                       int_total=name not in _INT_PARTIAL, legalize=leg))
     for name, fn in _BITWISE.items():
         register(OpDef(f"relax.{name}", two, deduce=deduce_binary, compute=_binary(fn),
-                       family=FAMILY, spec_rule="SI-ew-binary-1", dtypes="int"))
+                       family=FAMILY, spec_rule="SI-ew-binary-1", dtypes="int",
+                       legalize=_legalize_elementwise(name, _BINARY_TIR[name])))
     for name, fn in _COMPARE.items():
         register(OpDef(f"relax.{name}", two, deduce=deduce_compare, compute=_binary(fn),
-                       family=FAMILY, spec_rule="SI-ew-compare-1", dtypes="numeric"))
+                       family=FAMILY, spec_rule="SI-ew-compare-1", dtypes="numeric",
+                       legalize=_legalize_elementwise(name, _BINARY_TIR[name])))
     for name, fn in _LOGICAL.items():
         register(OpDef(f"relax.{name}", two, deduce=deduce_compare, compute=_binary(fn),
-                       family=FAMILY, spec_rule="SI-ew-compare-1", dtypes="bool"))
+                       family=FAMILY, spec_rule="SI-ew-compare-1", dtypes="bool",
+                       legalize=_legalize_elementwise(name, _BINARY_TIR[name])))
     for name, fn in _UNARY_ANY.items():
         register(OpDef(f"relax.{name}", (Operand("x"),), deduce=deduce_unary,
                        compute=_unary(fn), family=FAMILY, spec_rule="SI-ew-unary-1",
-                       dtypes="numeric"))
+                       dtypes="numeric", legalize=_legalize_unary(name, _UNARY_TIR[name])))
     for name, fn in _UNARY_FLOAT.items():
         register(OpDef(f"relax.{name}", (Operand("x"),), deduce=deduce_unary_float,
                        compute=_unary(fn), family=FAMILY, spec_rule="SI-ew-unary-2",
-                       dtypes="float"))
+                       dtypes="float", legalize=_legalize_unary(name, _UNARY_TIR[name])))
     for name, fn in _UNARY_BOOL.items():
         register(OpDef(f"relax.{name}", (Operand("x"),), deduce=deduce_unary_bool,
                        compute=quiet(lambda attrs, x, fn=fn: np.asarray(fn(x))),
-                       family=FAMILY, spec_rule="SI-ew-unary-3"))
+                       family=FAMILY, spec_rule="SI-ew-unary-3",
+                       legalize=_legalize_unary(name, _UNARY_TIR[name])))
     register(OpDef("relax.logical_not", (Operand("x"),), deduce=deduce_unary_bool,
                    compute=lambda attrs, x: np.logical_not(x), family=FAMILY,
-                   spec_rule="SI-ew-unary-3", dtypes="bool"))
+                   spec_rule="SI-ew-unary-3", dtypes="bool",
+                   legalize=_legalize_unary("logical_not", _UNARY_TIR["logical_not"])))
     register(OpDef("relax.bitwise_not", (Operand("x"),), deduce=deduce_unary,
                    compute=lambda attrs, x: np.invert(x), family=FAMILY,
-                   spec_rule="SI-ew-unary-1", dtypes="int"))
+                   spec_rule="SI-ew-unary-1", dtypes="int",
+                   legalize=_legalize_unary("bitwise_not", _UNARY_TIR["bitwise_not"])))
     register(OpDef("relax.where", (Operand("condition"), Operand("x1"), Operand("x2")),
                    deduce=deduce_where, compute=_where, family=FAMILY,
-                   spec_rule="SI-ew-where-1"))
+                   spec_rule="SI-ew-where-1", legalize=_legalize_where))
     register(OpDef("relax.astype", (Operand("x"),), (Attr("dtype", convert=to_dtype),),
                    deduce=deduce_astype, compute=_astype, family=FAMILY,
-                   spec_rule="SI-ew-astype-1"))
+                   spec_rule="SI-ew-astype-1", legalize=_legalize_astype))
     register(OpDef("relax.clip", (Operand("x"), Operand("min", "prim"), Operand("max", "prim")),
-                   deduce=deduce_clip, compute=_clip, family=FAMILY, spec_rule="SI-ew-clip-1"))
+                   deduce=deduce_clip, compute=_clip, family=FAMILY, spec_rule="SI-ew-clip-1",
+                   legalize=_legalize_clip))
 
 
 @quiet

@@ -133,6 +133,10 @@ class OpDef:
     # False when some integer operands fail a run-time check (a zero divisor,
     # EXEC-ew-div-1; a negative integer exponent): the fuzzer calls it on floats only.
     int_total: bool = True
+    # DESIGN.md decision 11: ``legalize(ctx: te.LegalizeContext) -> rx.Expr | None``
+    # lowers a call to a tensor program (``ctx.call_te``) or to other ops; None where
+    # the op stays as it is through LegalizeOps (spec/passes.md PASS-legalize-*).
+    legalize: Callable[[Any], Any] | None = None
 
     @property
     def call_kind(self) -> CallKind:

@@ -1,0 +1,216 @@
+"""LegalizeOps (TVM's name): every op call with a legalization becomes the tensor program
+it lowers to (spec/passes.md, PASS-legalize-*).
+
+- PASS-legalize-1. Each call of a registered op whose ``OpDef.legalize`` (or the user's
+  ``customize_legalize_map`` entry, which takes precedence) applies is replaced by what
+  the legalization returns: a ``R.call_tir`` of a PrimFunc written with ``te/``, or an
+  expression of other ops, which is legalized in turn. Ops in ``skip_ops`` stay.
+- PASS-legalize-2. A call is left as it is when an operand or its result has an unknown
+  shape or dtype (TVM skips these too), or when the legalization declines
+  (``te.legalize.Decline``: an operand's value is not known at compile time).
+- PASS-legalize-3. Each distinct PrimFunc is added once: structurally equal PrimFuncs
+  (same op, attributes and shapes) share one function, named after the op with the
+  smallest free numeric suffix (``matmul``, ``matmul1``).
+- PASS-legalize-4. Symbolic variables that a PrimFunc needs but no buffer shape binds are
+  passed as ``tir_vars`` (``te.create_prim_func``).
+- PASS-legalize-5. A variable binding whose value changed is re-typed from the new value
+  (``RetypingRewriter``); the result is normalized, so nested expressions a legalization
+  returns become bindings.
+"""
+from __future__ import annotations
+
+from typing import Callable, Mapping, Sequence
+
+from relax_ref.ir import relax as rx
+from relax_ref.ir import struct_info as si
+from relax_ref.ir.equal import structural_equal, structural_hash
+from relax_ref.ops.registry import lookup
+from relax_ref.semantics.normalize import constant_sinfo, normalize
+from relax_ref.te.legalize import Decline, LegalizeContext
+
+from .registry import Pass, register_pass
+from .rewrite import RetypingRewriter, finish
+
+# How many times a call may be legalized into calls that need legalizing again.
+_MAX_DEPTH = 16
+
+
+# Not exact: TIR math intrinsics compute in float64 and round once, NumPy's float32 loops
+# may differ in the last place (EXEC-tir-intrin-1).
+@register_pass("LegalizeOps", exact=False)
+def legalize_ops(mod: rx.IRModule) -> rx.IRModule:
+    """PASS-legalize-1..5: lower every op with a legalization to call_tir of a PrimFunc."""
+    return _run(mod, {}, ())
+
+
+def legalize_ops_with(customize_legalize_map: Mapping[str, Callable] | None = None,
+                      skip_ops: Sequence[str] = (), enable_warning: bool = False) -> Pass:
+    """LegalizeOps with TVM's options: ``customize_legalize_map`` (op name -> function
+    ``ctx -> expr``) overrides ours; ``skip_ops`` names ops to leave alone.
+    ``enable_warning`` is accepted for TVM's signature and changes nothing."""
+    custom = dict(customize_legalize_map or {})
+    skip = tuple(skip_ops)
+    if not custom and not skip:
+        return legalize_ops
+    return Pass("LegalizeOps", lambda m: _run(m, custom, skip), exact=False,
+                doc=legalize_ops.doc, options={"customize_legalize_map": custom,
+                                                "skip_ops": list(skip)})
+
+
+def _run(mod: rx.IRModule, custom: Mapping[str, Callable], skip: Sequence[str]) -> rx.IRModule:
+    mod = normalize(mod)
+    lowering = _Legalizer(mod, custom, skip)
+    out = lowering.module(mod)
+    out = out.with_functions({**out.functions, **lowering.added})
+    return finish(out)
+
+
+def _short(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+class _Legalizer(RetypingRewriter):
+    def __init__(self, mod: rx.IRModule, custom: Mapping[str, Callable],
+                 skip: Sequence[str]) -> None:
+        super().__init__()
+        self.mod = mod
+        self.custom = {(k if k.startswith("relax.") else f"relax.{k}"): v
+                       for k, v in custom.items()}
+        self.skip = {(k if k.startswith("relax.") else f"relax.{k}") for k in skip}
+        self.added: dict[str, object] = {}
+        self.buckets: dict[int, list[tuple[object, rx.GlobalVar]]] = {}
+        # The struct info of variables the re-typing rebinds without one (their new
+        # value computes the same thing, so the old facts still describe it).
+        self.known_sinfo: dict[int, si.StructInfo] = {}
+
+    def binding(self, b: rx.Binding) -> list[rx.Binding]:
+        out = super().binding(b)
+        if b.var.struct_info is not None:
+            for nb in out:
+                if nb.var.struct_info is None:
+                    self.known_sinfo[id(nb.var)] = b.var.struct_info
+        return out
+
+    def _sinfo(self, e: rx.Expr) -> si.StructInfo | None:
+        if isinstance(e, rx.Var) and e.struct_info is None:
+            return self.known_sinfo.get(id(e))
+        if isinstance(e, rx.Tuple):
+            fields = [self._sinfo(f) for f in e.fields]
+            return None if any(f is None for f in fields) else si.TupleStructInfo(tuple(fields))
+        if isinstance(e, rx.TupleGetItem):
+            t = self._sinfo(e.tuple_value)
+            return t.fields[e.index] if isinstance(t, si.TupleStructInfo) else None
+        return _sinfo(e)
+
+    # -- PrimFuncs (PASS-legalize-3) ------------------------------------------------------
+    def add_prim_func(self, name_hint: str, func) -> rx.GlobalVar:
+        key = structural_hash(func)
+        for other, gv in self.buckets.get(key, ()):
+            if structural_equal(func, other):
+                return gv
+        name = self._fresh_name(_short(name_hint))
+        gv = rx.GlobalVar(name)
+        self.added[name] = func
+        self.buckets.setdefault(key, []).append((func, gv))
+        return gv
+
+    def _fresh_name(self, hint: str) -> str:
+        taken = lambda n: n in self.mod.functions or n in self.added  # noqa: E731
+        if not taken(hint):
+            return hint
+        k = 1
+        while taken(f"{hint}{k}"):
+            k += 1
+        return f"{hint}{k}"
+
+    # -- calls -----------------------------------------------------------------------------
+    def call(self, e: rx.Call) -> rx.Expr:
+        e = super().call(e)
+        return self._legalize(e, 0)
+
+    def _legalize(self, e: rx.Expr, depth: int) -> rx.Expr:
+        if not isinstance(e, rx.Call) or not isinstance(e.op, rx.Op):
+            return e
+        name = e.op.name
+        if name in self.skip:
+            return e
+        fn = self.custom.get(name)
+        if fn is None:
+            opdef = lookup(name)
+            fn = opdef.legalize if opdef is not None else None
+        if fn is None or depth > _MAX_DEPTH:
+            return e
+        if e.struct_info is None:
+            deduced = self._deduced(e)
+            if deduced is None:
+                return e
+            e = deduced
+        if not _known(e.struct_info):
+            return e
+        arg_sinfo = [self._sinfo(a) for a in e.args]
+        if any(s is None for s in arg_sinfo):
+            return e
+        ctx = LegalizeContext(e, arg_sinfo, self.add_prim_func)
+        try:
+            out = fn(ctx)
+        except Decline:
+            return e
+        if out is None or out is e:
+            return e
+        return self._legalize_nested(out, depth + 1)
+
+    def _legalize_nested(self, e: rx.Expr, depth: int) -> rx.Expr:
+        """Legalize the op calls a legalization returned (they carry no struct info
+        yet: each is deduced first)."""
+        if isinstance(e, rx.Call):
+            args = tuple(self._legalize_nested(a, depth) for a in e.args)
+            if any(a is not b for a, b in zip(args, e.args)):
+                e = rx.Call(e.op, args, e.attrs, e.sinfo_args, span=e.span)
+            if isinstance(e.op, rx.Op) and e.op.name != "relax.call_tir":
+                return self._legalize(e, depth)
+            return e
+        if isinstance(e, rx.Tuple):
+            fields = tuple(self._legalize_nested(f, depth) for f in e.fields)
+            return rx.Tuple(fields, span=e.span)
+        if isinstance(e, rx.TupleGetItem):
+            return rx.TupleGetItem(self._legalize_nested(e.tuple_value, depth), e.index,
+                                   span=e.span)
+        return e
+
+    def _deduced(self, e: rx.Call) -> rx.Call | None:
+        """``e`` with its struct info deduced (a call a legalization built)."""
+        from relax_ref.ops.registry import canonicalize_call, deduce_call_sinfo
+
+        try:
+            c = canonicalize_call(e)
+            arg_sinfo = [self._sinfo(a) for a in c.args]
+            if any(s is None for s in arg_sinfo):
+                return None
+            s = deduce_call_sinfo(c, arg_sinfo)
+        except Exception:  # noqa: BLE001 -- an undeducible call stays for normalize to report
+            return None
+        return rx.Call(c.op, c.args, c.attrs, c.sinfo_args, s, span=c.span)
+
+
+def _sinfo(e: rx.Expr) -> si.StructInfo | None:
+    if isinstance(e, rx.Constant):
+        return constant_sinfo(e)
+    s = getattr(e, "struct_info", None)
+    if s is not None:
+        return s
+    if isinstance(e, rx.Call) and isinstance(e.op, rx.Op) and e.op.name == "relax.call_tir":
+        return e.sinfo_args[0]
+    if isinstance(e, rx.ShapeExpr):
+        return si.ShapeStructInfo(tuple(e.values), len(e.values))
+    if isinstance(e, rx.PrimValue):
+        return si.PrimStructInfo(e.value.dtype, e.value)
+    return None
+
+
+def _known(s: si.StructInfo) -> bool:
+    """PASS-legalize-2: every tensor in ``s`` has a known shape and dtype."""
+    if isinstance(s, si.TensorStructInfo):
+        return s.shape is not None and not s.dtype.is_void
+    if isinstance(s, si.TupleStructInfo):
+        return all(_known(f) for f in s.fields)
+    return True

@@ -1,0 +1,176 @@
+"""What an op's legalization sees and how it emits tensor programs (spec/te.md, TE-leg-*).
+
+``OpDef.legalize(ctx) -> rx.Expr | None`` is called by ``LegalizeOps`` for each call of
+the op whose operands and result have known shapes. It builds te tensors from the
+operands (``ctx.tensor(i)``), computes, and returns ``ctx.call_te(out, "name")``: a
+``call_tir`` of the PrimFunc ``create_prim_func`` writes, which the pass adds to the
+module (once per distinct PrimFunc). A legalization may instead return another Relax
+expression (a call of other ops, which the pass legalizes in turn), or None to leave
+the call as it is (``ctx.decline``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import relax as rx
+from relax_ref.ir import struct_info as si
+from relax_ref.ir.dtype import INT64, DataType
+
+from .prim_func import create_prim_func
+from .tensor import Placeholder, Tensor, placeholder
+
+
+class Decline(Exception):
+    """The legalization cannot lower this call (an unknown shape or value); the call
+    stays as it is (TE-leg-2)."""
+
+
+@dataclass
+class LegalizeContext:
+    """One call being legalized. ``arg_sinfo`` is the struct info of each operand;
+    ``add_prim_func(name_hint, func) -> GlobalVar`` puts a PrimFunc into the module."""
+
+    call: rx.Call
+    arg_sinfo: list[si.StructInfo]
+    add_prim_func: Callable[[str, Any], rx.GlobalVar]
+    _inputs: list[tuple[Tensor, rx.Expr]] = field(default_factory=list)
+
+    # -- the call --------------------------------------------------------------------------
+    @property
+    def op_name(self) -> str:
+        return self.call.op.name
+
+    @property
+    def args(self) -> tuple[rx.Expr, ...]:
+        return self.call.args
+
+    def attr(self, name: str, default: Any = None) -> Any:
+        return self.call.attrs.get(name, default)
+
+    @property
+    def result_sinfo(self) -> si.StructInfo:
+        return self.call.struct_info
+
+    def decline(self, why: str) -> "Decline":
+        return Decline(why)
+
+    # -- operands as te values -----------------------------------------------------------
+    def tensor(self, i: int, name: str | None = None) -> Tensor:
+        """Operand ``i`` (a tensor of known shape) as a placeholder named after it."""
+        s = self.arg_sinfo[i]
+        if not isinstance(s, si.TensorStructInfo) or s.shape is None or s.dtype.is_void:
+            raise Decline(f"operand {i} has no known shape and dtype")
+        return self.placeholder(self.call.args[i], s.shape, s.dtype, name)
+
+    def placeholder(self, source: rx.Expr, shape: Sequence[P.PrimExpr], dtype: DataType,
+                    name: str | None = None) -> Tensor:
+        """A placeholder fed by the Relax expression ``source`` (for operands inside
+        tuples, e.g. the tensors of ``R.concat``)."""
+        if name is None:
+            name = getattr(source, "name_hint", None) or "ABCDEFGH"[len(self._inputs) % 8]
+        t = placeholder(shape, dtype, name)
+        self._inputs.append((t, source))
+        return t
+
+    def tuple_tensors(self, i: int) -> list[Tensor]:
+        """Operand ``i`` (a tuple of tensors of known shapes) as placeholders."""
+        s = self.arg_sinfo[i]
+        if not isinstance(s, si.TupleStructInfo):
+            raise Decline(f"operand {i} is not a tuple of known fields")
+        arg = self.call.args[i]
+        out = []
+        for k, f in enumerate(s.fields):
+            if not isinstance(f, si.TensorStructInfo) or f.shape is None or f.dtype.is_void:
+                raise Decline(f"field {k} of operand {i} has no known shape")
+            src = arg.fields[k] if isinstance(arg, rx.Tuple) else rx.TupleGetItem(arg, k)
+            out.append(self.placeholder(src, f.shape, f.dtype))
+        return out
+
+    def prim(self, i: int) -> P.PrimExpr:
+        """Operand ``i`` (an ``R.Prim`` of known value) as a PrimExpr."""
+        s = self.arg_sinfo[i]
+        if isinstance(s, si.PrimStructInfo) and s.value is not None:
+            # Only int64 variables can be passed to a PrimFunc (as tir_vars).
+            if all(v.dtype == INT64 for v in P.free_vars(s.value)):
+                return s.value
+        raise Decline(f"operand {i} is not a prim value of known value")
+
+    def shape(self, i: int) -> tuple[P.PrimExpr, ...]:
+        """Operand ``i`` (a shape of known dimensions) as PrimExprs."""
+        s = self.arg_sinfo[i]
+        if isinstance(s, si.ShapeStructInfo) and s.values is not None:
+            return tuple(s.values)
+        raise Decline(f"operand {i} is not a shape of known dimensions")
+
+    def result_shape(self, k: int | None = None) -> tuple[P.PrimExpr, ...]:
+        """The deduced shape of the result (field ``k`` of a tuple result)."""
+        s = self.result_sinfo
+        if k is not None:
+            s = s.fields[k] if isinstance(s, si.TupleStructInfo) else None
+        if not isinstance(s, si.TensorStructInfo) or s.shape is None:
+            raise Decline("the result has no known shape")
+        return tuple(s.shape)
+
+    def broadcast(self, t: Tensor, out_shape: Sequence[P.PrimExpr],
+                  idx: Sequence[P.PrimExpr]) -> P.PrimExpr:
+        """``t`` read at ``idx`` of a result of ``out_shape`` it broadcasts to (aligned
+        at the right; a dimension 1 is read at 0). A dimension neither 1 nor provably the
+        result's declines: the broadcast is decided at compile time (TE-leg-3)."""
+        from relax_ref.ir.equal import structural_equal
+
+        lead = len(out_shape) - t.ndim
+        if lead < 0:
+            raise Decline(f"{t.name} has more dimensions than the result")
+        index = []
+        for d, dim in enumerate(t.shape):
+            out_dim = out_shape[lead + d]
+            if isinstance(dim, P.IntImm) and dim.value == 1:
+                index.append(0)
+            elif structural_equal(dim, out_dim, map_free_vars=False):
+                index.append(idx[lead + d])
+            else:
+                raise Decline(f"cannot tell at compile time whether {t.name} broadcasts")
+        return t[tuple(index)]
+
+    # -- emitting -------------------------------------------------------------------------
+    def call_te(self, outputs: Tensor | Sequence[Tensor], name: str) -> rx.Call:
+        """``R.call_tir`` of the PrimFunc computing ``outputs`` from the placeholders they
+        depend on (TE-leg-1). A list of outputs gives a tuple result."""
+        outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+        needed = _placeholders_of(outs)
+        inputs = [(t, src) for t, src in self._inputs if id(t) in needed]
+        passthrough = [t for t in outs if isinstance(t.op, Placeholder)]
+        if passthrough:
+            raise ValueError(f"{name}: an output must be computed, not a placeholder")
+        created = create_prim_func([t for t, _ in inputs] + outs)
+        gv = self.add_prim_func(name, created.func)
+        args = rx.Tuple(tuple(src for _, src in inputs))
+        ty = [si.TensorStructInfo(t.shape, t.dtype, len(t.shape)) for t in outs]
+        out_ty = ty[0] if isinstance(outputs, Tensor) else si.TupleStructInfo(tuple(ty))
+        call_args: tuple[rx.Expr, ...] = (gv, args)
+        if created.tir_vars:
+            call_args += (rx.ShapeExpr(tuple(created.tir_vars)),)
+        return rx.Call(rx.Op("relax.call_tir"), call_args, sinfo_args=(out_ty,),
+                       span=self.call.span)
+
+    def call_op(self, name: str, *args: rx.Expr, **attrs: Any) -> rx.Call:
+        """A call of another op (legalized in turn by the pass)."""
+        return rx.Call(rx.Op(name), tuple(args), rx.Attrs.of(attrs), span=self.call.span)
+
+
+def _placeholders_of(outs: list[Tensor]) -> set[int]:
+    seen: set[int] = set()
+    found: set[int] = set()
+    stack = [t for t in outs]
+    while stack:
+        t = stack.pop()
+        if isinstance(t.op, Placeholder):
+            found.add(id(t))
+            continue
+        if id(t.op) in seen:
+            continue
+        seen.add(id(t.op))
+        stack.extend(t.op.inputs)
+    return found
