@@ -203,7 +203,8 @@ def _shift(np_fn):
         value; the TIR interpreter traps the same way, EXEC-tir-intrin-3)."""
         bits = np.dtype(a.dtype).itemsize * 8
         b = np.asarray(b)
-        if np.any((b < 0) | (b >= bits)):
+        used = np.broadcast_to(b, np.broadcast_shapes(np.shape(a), b.shape))  # shifts done
+        if np.any((used < 0) | (used >= bits)):
             raise OpRuntimeError("shift_out_of_range",
                                  f"shift by an amount outside [0, {bits})",
                                  rule="EXEC-ew-shift-1")
