@@ -13,6 +13,10 @@ it lowers to (spec/passes.md, PASS-legalize-*).
   smallest free numeric suffix (``matmul``, ``matmul1``).
 - PASS-legalize-4. Symbolic variables that a PrimFunc needs but no buffer shape binds are
   passed as ``tir_vars`` (``te.create_prim_func``).
+- PASS-legalize-6. A call whose op, attributes, operand forms and struct info equal an
+  earlier call's up to a renaming of symbolic variables reuses that call's lowering
+  (the same PrimFunc, its operands and symbolic variables renamed), without running the
+  legalization again: legalizations are functions of exactly these facts.
 - PASS-legalize-5. A variable binding whose value changed is re-typed from the new value
   (``RetypingRewriter``); the result is normalized, so nested expressions a legalization
   returns become bindings.
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 from typing import Callable, Mapping, Sequence
 
+from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.equal import structural_equal, structural_hash
@@ -30,6 +35,7 @@ from relax_ref.te.legalize import Decline, LegalizeContext
 
 from .registry import Pass, register_pass
 from .rewrite import RetypingRewriter, finish
+from .symbols import substitute_sinfo
 
 # How many times a call may be legalized into calls that need legalizing again.
 _MAX_DEPTH = 16
@@ -82,6 +88,7 @@ class _Legalizer(RetypingRewriter):
         # The struct info of variables the re-typing rebinds without one (their new
         # value computes the same thing, so the old facts still describe it).
         self.known_sinfo: dict[int, si.StructInfo] = {}
+        self.templates: dict[tuple, tuple] = {}  # PASS-legalize-6
 
     def binding(self, b: rx.Binding) -> list[rx.Binding]:
         out = super().binding(b)
@@ -150,6 +157,10 @@ class _Legalizer(RetypingRewriter):
         arg_sinfo = [self._sinfo(a) for a in e.args]
         if any(s is None for s in arg_sinfo):
             return e
+        key = _call_key(name, fn, e, arg_sinfo)
+        hit = self.templates.get(key[0]) if key is not None else None
+        if hit is not None:
+            return _instantiate(hit, e, key[1])
         ctx = LegalizeContext(e, arg_sinfo, self.add_prim_func)
         try:
             out = fn(ctx)
@@ -157,6 +168,10 @@ class _Legalizer(RetypingRewriter):
             return e
         if out is None or out is e:
             return e
+        if key is not None:
+            template = _template(out, e, key[1])
+            if template is not None:
+                self.templates[key[0]] = template
         return self._legalize_nested(out, depth + 1)
 
     def _legalize_nested(self, e: rx.Expr, depth: int) -> rx.Expr:
@@ -214,3 +229,131 @@ def _known(s: si.StructInfo) -> bool:
     if isinstance(s, si.TupleStructInfo):
         return all(_known(f) for f in s.fields)
     return True
+
+
+# -- reusing a lowering (PASS-legalize-6) ------------------------------------------------------
+
+
+class _NoKey(Exception):
+    pass
+
+
+def _alpha(e: P.PrimExpr, names: dict[int, tuple[int, P.Var]]) -> tuple:
+    """``e`` as a hashable key in which variables are numbered in first-seen order."""
+    t = type(e)
+    if t is P.Var:
+        k = names.setdefault(id(e), (len(names), e))[0]
+        return ("v", k, e.dtype)
+    if t is P.IntImm:
+        return ("i", e.value, e.dtype)
+    if t is P.FloatImm:
+        return ("f", float(e.value).hex(), e.dtype)
+    return (t.__name__, e.dtype, getattr(e, "op", None),
+            tuple(_alpha(c, names) for c in P.children(e)))
+
+
+def _value_key(v, names) -> object:
+    if isinstance(v, P.PrimExpr):
+        return _alpha(v, names)
+    if isinstance(v, (tuple, list)):
+        return tuple(_value_key(x, names) for x in v)
+    if isinstance(v, float):
+        return ("float", v.hex())
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    try:
+        hash(v)
+    except TypeError:
+        raise _NoKey from None
+    if type(v).__eq__ is object.__eq__:  # compared by identity: no use as a key
+        raise _NoKey
+    return (type(v).__name__, v)
+
+
+def _sinfo_key(s, names) -> object:
+    if s is None:
+        raise _NoKey
+    if isinstance(s, si.TensorStructInfo):
+        return ("T", None if s.shape is None else tuple(_alpha(d, names) for d in s.shape),
+                s.dtype, s.ndim, s.vdevice)
+    if isinstance(s, si.TupleStructInfo):
+        return ("U", tuple(_sinfo_key(f, names) for f in s.fields))
+    if isinstance(s, si.ShapeStructInfo):
+        return ("S", None if s.values is None else tuple(_alpha(d, names) for d in s.values),
+                s.ndim)
+    if isinstance(s, si.PrimStructInfo):
+        return ("P", s.dtype, None if s.value is None else _alpha(s.value, names))
+    raise _NoKey
+
+
+def _form(e: rx.Expr) -> object:
+    """What a legalization may see of an operand besides its struct info."""
+    if isinstance(e, rx.Tuple):
+        return ("tuple", tuple(_form(f) for f in e.fields))
+    if isinstance(e, (rx.Var, rx.TupleGetItem, rx.Constant, rx.ShapeExpr, rx.PrimValue)):
+        return "value"  # all a legalization reads of these is in their struct info
+    if isinstance(e, rx.StringImm):
+        return ("str", e.value)
+    if isinstance(e, rx.DataTypeImm):
+        return ("dtype", str(e.value))
+    raise _NoKey
+
+
+def _call_key(name: str, fn, call: rx.Call, arg_sinfo) -> tuple | None:
+    """(the key, the symbolic variables in numbering order) or None."""
+    names: dict[int, tuple[int, P.Var]] = {}
+    try:
+        key = (name, id(fn), tuple(_value_key(call.attrs.get(k), names) for k in call.attrs),
+               tuple(call.attrs), tuple(_form(a) for a in call.args),
+               tuple(_sinfo_key(s, names) for s in arg_sinfo),
+               _sinfo_key(call.struct_info, names))
+    except _NoKey:
+        return None
+    return key, [v for _, v in sorted(names.values(), key=lambda x: x[0])]
+
+
+def _path(src: rx.Expr, call: rx.Call) -> tuple | None:
+    for i, a in enumerate(call.args):
+        if src is a:
+            return ("arg", i)
+        if isinstance(a, rx.Tuple):
+            for k, f in enumerate(a.fields):
+                if src is f:
+                    return ("field", i, k)
+        if isinstance(src, rx.TupleGetItem) and src.tuple_value is a:
+            return ("item", i, src.index)
+    return None
+
+
+def _resolve(path: tuple, call: rx.Call) -> rx.Expr:
+    a = call.args[path[1]]
+    if path[0] == "arg":
+        return a
+    if path[0] == "field":
+        return a.fields[path[2]]
+    return rx.TupleGetItem(a, path[2])
+
+
+def _template(out: rx.Expr, call: rx.Call, vars_: list) -> tuple | None:
+    """How to rebuild ``out`` for another call with the same key, or None when ``out``
+    is not a lone call_tir of the call's operands."""
+    if not (isinstance(out, rx.Call) and isinstance(out.op, rx.Op)
+            and out.op.name == "relax.call_tir" and isinstance(out.args[1], rx.Tuple)):
+        return None
+    paths = [_path(s, call) for s in out.args[1].fields]
+    if any(p is None for p in paths):
+        return None
+    return out, paths, vars_
+
+
+def _instantiate(template: tuple, call: rx.Call, vars_: list) -> rx.Call:
+    out, paths, old = template
+    mapping = {o: n for o, n in zip(old, vars_) if o is not n}
+    args = [out.args[0], rx.Tuple(tuple(_resolve(p, call) for p in paths))]
+    if len(out.args) > 2:
+        from relax_ref.solver.expr_utils import substitute
+
+        args.append(rx.ShapeExpr(tuple(substitute(v, mapping) for v in out.args[2].values)))
+    sinfo = tuple(substitute_sinfo(s, mapping) for s in out.sinfo_args) if mapping \
+        else out.sinfo_args
+    return rx.Call(out.op, tuple(args), out.attrs, sinfo, span=call.span)

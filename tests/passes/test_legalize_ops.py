@@ -159,3 +159,28 @@ class M:
     text = out.script()
     assert "tir_vars=R.shape([n])" in text, text
     check_pass(legalize_ops, mod, trials=4)
+
+
+def test_a_lowering_is_reused_across_renamed_symbolic_variables():
+    """PASS-legalize-6: equal calls up to renaming share the PrimFunc; each call keeps
+    its own operands and symbolic variables."""
+    mod = relax_ref.from_source('''
+@I.ir_module
+class M:
+    @R.function
+    def main(x: R.Tensor(("n", 4), "int64"), p: R.Prim(value="k")):
+        b = R.add(x, R.prim_value(k))
+        d = M.g(b, R.prim_value(k + 1))
+        return d
+
+    @R.function
+    def g(y: R.Tensor(("m", 4), "int64"), q: R.Prim(value="j")):
+        f = R.add(y, R.prim_value(j))
+        return f
+''')
+    out = legalize_ops(mod)
+    prims = sorted(k for k, f in out.functions.items() if isinstance(f, tir.PrimFunc))
+    text = out.script()
+    assert prims == ["add"], text
+    assert "tir_vars=R.shape([k])" in text and "tir_vars=R.shape([j])" in text, text
+    check_pass(legalize_ops, mod, trials=4)
