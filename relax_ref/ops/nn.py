@@ -280,6 +280,17 @@ def _windows(xp: np.ndarray, kernel: Sequence[int], strides: Sequence[int],
     return v[tuple(index)]
 
 
+def conv_accumulator(dtype: np.dtype) -> np.dtype:
+    """EXEC-nn-conv-1: the dtype a convolution sums in: the output dtype, except floats
+    narrower than 32 bits (float16, bfloat16, float8), which sum in float32 and are
+    rounded once (NumPy's float16 einsum rounds at places of its own choosing; the
+    lowering sums in float32 too, so the two agree within float32 rounding)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "V" or (dtype.kind == "f" and dtype.itemsize < 4):
+        return np.dtype(np.float32)
+    return working_dtype(dtype)
+
+
 @quiet
 def _conv(attrs, data, weight, *, nsp: int):
     """EXEC-nn-conv-1..2: ``out[n, o, y] = sum_{c, k} pad(data)[n, g*Cg + c, y*s + k*d] *
@@ -303,7 +314,7 @@ def _conv(attrs, data, weight, *, nsp: int):
                              f"channels, groups {groups}", rule=rule)
     out_dt = attrs.get("out_dtype")
     out_dt = data.dtype if out_dt.is_void else numpy_dtype(out_dt)
-    acc = working_dtype(out_dt)
+    acc = conv_accumulator(out_dt)
     strides, dilation, padding = attrs.get("strides"), attrs.get("dilation"), attrs.get("padding")
     kernel = w.shape[2:]
     outs = [window_count(x.shape[2 + i], kernel[i], padding[i], padding[i + nsp], strides[i],
@@ -452,6 +463,17 @@ def deduce_pool2d(ctx: DeduceContext) -> si.StructInfo:
     return _pool_result(x, layouts, spatial)
 
 
+def window_sum(windows: np.ndarray, n: int) -> np.ndarray:
+    """EXEC-nn-pool-3: the sum over the last ``n`` axes in the dtype, one cell at a time in
+    row-major order from zero (a left fold, as a reduction loop adds; NumPy's own
+    ``sum`` adds float16 pairwise in float32 or not depending on the memory layout)."""
+    lead = windows.shape[:windows.ndim - n]
+    cells = windows.reshape(lead + (-1,))
+    if cells.shape[-1] == 0:
+        return np.zeros(lead, windows.dtype)
+    return np.add.accumulate(cells, axis=-1, dtype=windows.dtype)[..., -1]
+
+
 def avg_pool_counts(out: int, size: int, kernel: int, stride: int, dilation: int,
                     pad_before: int, pad_after: int, count_include_pad: bool) -> np.ndarray:
     """EXEC-nn-pool-2 along one axis: the divisor count of each window, as topi computes
@@ -495,7 +517,7 @@ def _pool2d_nchw(attrs, x: np.ndarray, kind: str, rule: str) -> np.ndarray:
         result = _windows(xp, pool, strides, dilation, outs).max(axis=(-2, -1))
     else:
         xp = np.pad(x, widths)
-        sums = _windows(xp, pool, strides, dilation, outs).sum(axis=(-2, -1), dtype=x.dtype)
+        sums = window_sum(_windows(xp, pool, strides, dilation, outs), 2)
         include = attrs.get("count_include_pad")
         ch, cw = (avg_pool_counts(outs[i], sizes[i], pool[i], strides[i], dilation[i],
                                   padding[i], padding[i + 2], include) for i in range(2))
@@ -542,7 +564,7 @@ def _adaptive_avg_pool2d_nchw(attrs, x: np.ndarray, rule: str) -> np.ndarray:
         h0, h1 = (i * h) // oh, -((-(i + 1) * h) // oh)
         for j in range(ow):
             w0, w1 = (j * w) // ow, -((-(j + 1) * w) // ow)
-            total = x[:, :, h0:h1, w0:w1].sum(axis=(2, 3), dtype=x.dtype)
+            total = window_sum(x[:, :, h0:h1, w0:w1], 2)
             count = (h1 - h0) * (w1 - w0)
             if x.dtype.kind in "iu":
                 if count == 0:
@@ -646,6 +668,10 @@ def _pad(attrs, x):
 
 
 def _register_all() -> None:
+    # The lowerings live beside this module (nn_lowering.py imports the layout pieces
+    # above, so it is imported once they exist).
+    from . import nn_lowering as low
+
     def op(name, operands, attrs, deduce, compute, rule, **extra):
         register(OpDef(f"relax.nn.{name}", operands, attrs, deduce=deduce, compute=compute,
                        family=FAMILY, spec_rule=rule, **extra))
@@ -661,7 +687,8 @@ def _register_all() -> None:
             Attr("out_dtype", None, to_dtype)),
            deduce_conv1d if nsp == 1 else deduce_conv2d,
            lambda attrs, d, w, nsp=nsp: _conv(attrs, d, w, nsp=nsp), "SI-nn-conv-1",
-           bind=out_layout_from("data_layout", data_canon))
+           bind=out_layout_from("data_layout", data_canon),
+           legalize=lambda ctx, nsp=nsp: low.legalize_conv(ctx, nsp))
 
     pool_attrs = (Attr("pool_size", 1, spatial_tuple(2, "pool_size")),
                   Attr("strides", 1, spatial_tuple(2, "strides")),
@@ -673,20 +700,20 @@ def _register_all() -> None:
     for kind in ("max", "avg"):
         op(f"{kind}_pool2d", (Operand("data"),), pool_attrs, deduce_pool2d,
            lambda attrs, x, kind=kind: _pool2d(attrs, x, kind=kind), "SI-nn-pool-1",
-           bind=pool_layout)
+           bind=pool_layout, legalize=lambda ctx, kind=kind: low.legalize_pool2d(ctx, kind))
     op("adaptive_avg_pool2d", (Operand("data"),),
        (Attr("output_size", None, _opt_output_size), Attr("layout", _POOL2D_LAYOUT, to_str),
         Attr("out_layout", None, to_str)),
        deduce_adaptive_avg_pool2d, _adaptive_avg_pool2d, "SI-nn-adaptive_pool-1",
-       bind=pool_layout)
+       bind=pool_layout, legalize=low.legalize_adaptive_avg_pool2d)
 
     op("dropout", (Operand("data"),), (Attr("rate", 0.5, to_float),), deduce_dropout,
-       _dropout, "SI-nn-dropout-1")
+       _dropout, "SI-nn-dropout-1", legalize=low.legalize_dropout)
     op("pad", (Operand("data"),),
        (Attr("pad_width", convert=to_int_tuple),
         Attr("pad_mode", "constant", one_of(*_PAD_MODES)),
         Attr("pad_value", 0.0, to_float)),
-       deduce_pad, _pad, "SI-nn-pad-1")
+       deduce_pad, _pad, "SI-nn-pad-1", legalize=low.legalize_pad)
 
 
 _register_all()
