@@ -118,6 +118,19 @@ class TextContext:
         self.type_vars: set[str] = set()
         self.uses_tir = False      # some ``T.`` name is printed
         self.uses_relax = False    # some Relax function is printed
+        # PRINT-sym-1: names some function declares in its body (``m = T.int64()``), and
+        # the names a module-level TypeVar must then not take.
+        self.body_declared: set[str] = set()
+        self.avoid: set[str] = set()
+
+    def type_var_hint(self, hint: str) -> str:
+        """``hint``, or the first ``hint_k`` not in ``avoid`` (PRINT-sym-1)."""
+        if hint not in self.avoid:
+            return hint
+        k = 1
+        while f"{hint}_{k}" in self.avoid:
+            k += 1
+        return f"{hint}_{k}"
 
 
 

@@ -43,9 +43,16 @@ class ModuleContext(TextContext):
 def print_module(mod: rx.IRModule) -> str:
     """The TVMScript text of ``mod`` (no trailing newline, as TVM prints it)."""
     ctx = ModuleContext(identifier(mod.name) if mod.name else "Module")
-    chunks: list[list[str]] = []
-    for name, func in mod.functions.items():
-        chunks.append(_function_lines(ctx, func, name, 1))
+    chunks = [_function_lines(ctx, func, name, 1) for name, func in mod.functions.items()]
+    clash = ctx.type_vars & ctx.body_declared
+    if clash:
+        # PRINT-sym-1 (PRINT-dev): TVM cannot read ``m = T.int64()`` in a body when a
+        # module-level ``m = TypeVar("m")`` exists (TVM 0.27 prints exactly that after
+        # LegalizeOps of a match_cast-defined dimension). Print again with the TypeVar
+        # side renamed: each function has its own variables, so only the name changes.
+        ctx = ModuleContext(ctx.module_name)
+        ctx.avoid = set(clash)
+        chunks = [_function_lines(ctx, func, name, 1) for name, func in mod.functions.items()]
     class_lines: list[str] = []
     if len(mod.attrs):
         class_lines.append(INDENT + f"I.module_attrs({RelaxPrinter(ctx).attr_value(mod.attrs)})")

@@ -36,13 +36,16 @@ class RelaxPrinter(PrimPrinter):
         self.in_return_annotation = False
 
     def first_use(self, var: P.Var) -> str:
-        name = self.names.define(var, var.name, root=True)
+        body = not self.in_signature or self.in_return_annotation
+        hint = var.name if body else self.ctx.type_var_hint(var.name)
+        name = self.names.define(var, hint, root=True)
         if self.in_signature:
             self.ctx.type_vars.add(name)
-        if not self.in_signature or self.in_return_annotation:
+        if body:
             # Not bound by a parameter: declared at the top of the body (a variable first
             # seen in the return annotation is defined by the body, e.g. a match_cast).
             self.declared.append(f"{name} = {self.t(str(var.dtype))}()")
+            self.ctx.body_declared.add(name)
         return name
 
     # -- functions ----------------------------------------------------------------------

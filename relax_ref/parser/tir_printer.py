@@ -28,8 +28,10 @@ class TirPrinter(TirPrimPrinter):
         self.quote_dim = False           # a dimension declares a body variable: quote it
 
     def first_use(self, var: P.Var) -> str:
-        name = self.names.define(var, var.name, root=True)
-        if self.in_signature and id(var) not in self.params and var.dtype == INT64:
+        type_var = self.in_signature and id(var) not in self.params and var.dtype == INT64
+        hint = self.ctx.type_var_hint(var.name) if type_var else var.name
+        name = self.names.define(var, hint, root=True)
+        if type_var:
             self.ctx.type_vars.add(name)
         elif self.in_signature and id(var) not in self.params:
             # A TypeVar reads back as an int64: any other dtype is declared in the body

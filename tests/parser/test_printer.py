@@ -1016,3 +1016,31 @@ def test_float_constants_read_back_exactly(data):
     c = rx.Var("c", tensor(len(data), dtype=dtype))
     f = function([x], [rx.VarBinding(c, rx.Constant(data))], c, tensor(len(data), dtype=dtype))
     assert_round_trip(module(main=f))
+
+
+def test_a_body_declared_name_is_not_also_a_module_type_var():
+    """PRINT-sym-1: main declares ``m`` in its body (a match_cast defines it); the
+    PrimFunc's own ``m`` prints as a TypeVar of another name, so the text reads back."""
+    text = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n",), "int32")):
+        m = T.int64()
+        v = R.match_cast(x, R.Tensor((m,), "int32"))
+        w = R.call_tir(Module.add, (v, v), out_ty=R.Tensor((m,), "int32"))
+        return w
+
+    @T.prim_func(private=True)
+    def add(a: T.handle, b: T.handle, c: T.handle):
+        m = T.int64()
+        A = T.match_buffer(a, (m,), "int32")
+        B = T.match_buffer(b, (m,), "int32")
+        C = T.match_buffer(c, (m,), "int32")
+        for i in range(m):
+            C[i] = A[i] + B[i]
+'''
+    mod = parse(text)
+    printed = print_module(mod)
+    assert 'm_1 = TypeVar("m_1")' in printed and "m = T.int64()" in printed, printed
+    assert_structural_equal(parse(printed), mod)

@@ -25,8 +25,12 @@ def _impl():
     return _IMPL
 
 
-def _legalizable_calls(mod: rx.IRModule) -> list[str]:
-    """Names of the op calls in ``mod`` whose op has a legalization."""
+def _legalizable_calls(mod: rx.IRModule, known_only: bool = False) -> list[str]:
+    """Names of the op calls in ``mod`` whose op has a legalization (with ``known_only``,
+    only those whose operands and result have known shapes: PASS-legalize-2 leaves the
+    others)."""
+    from relax_ref.passes.legalize_ops import _known, _sinfo
+
     found: list[str] = []
 
     def walk(e) -> None:
@@ -34,7 +38,9 @@ def _legalizable_calls(mod: rx.IRModule) -> list[str]:
             if isinstance(e.op, rx.Op):
                 op = lookup(e.op.name)
                 if op is not None and op.legalize is not None:
-                    found.append(e.op.name)
+                    facts = [e.struct_info] + [_sinfo(a) for a in e.args]
+                    if not known_only or all(f is not None and _known(f) for f in facts):
+                        found.append(e.op.name)
             for a in e.args:
                 walk(a)
         elif isinstance(e, rx.SeqExpr):
