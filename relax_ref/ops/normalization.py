@@ -9,14 +9,18 @@ from typing import Sequence
 
 import numpy as np
 
+from relax_ref import te
+from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.dtype import DataType
+from relax_ref.ir.dtype import FLOAT32, FLOAT64, INT64, DataType
+from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import (
     OpRuntimeError, expr_text, normalize_axes, normalize_axis, provably_ne, quiet,
     runtime_axes, runtime_axis, tensor_arg,
 )
 from .nn import provably_indivisible
+from .nn_lowering import add, mul, proved_divides, proved_eq
 from .registry import (
     Attr, DeduceContext, OpDef, Operand, register, to_bool, to_float, to_int, to_int_tuple,
 )
@@ -272,6 +276,182 @@ def _batch_norm(attrs, x, gamma, beta, moving_mean, moving_var):
     return out, new_mean, new_var
 
 
+# -- lowerings (spec/ops/nn.md TE-leg-nn-5) ----------------------------------------------------
+
+def _te_stat_dtype(dtype: DataType) -> DataType:
+    """``_stat_dtype`` as a TIR dtype: float32 for 16-bit floats."""
+    return FLOAT32 if numpy_dtype(dtype).itemsize < 4 else dtype
+
+
+def _count(dims) -> P.PrimExpr:
+    """The product of ``dims`` (int64)."""
+    out: P.PrimExpr = P.IntImm(1, INT64)
+    for d in dims:
+        out = mul(out, d)
+    return out
+
+
+def _reduced(x: te.Tensor, axes: list[int], name: str, fn, dtype: DataType) -> te.Tensor:
+    """The sum over ``axes`` of ``fn(index)`` (``index``: x's full index), a tensor over
+    x's other axes (keepdims=False)."""
+    kept = [i for i in range(x.ndim) if i not in axes]
+    red = {a: te.reduce_axis(x.shape[a], f"k{a}") for a in axes}
+
+    def formula(*ki):
+        full = [None] * x.ndim
+        for i, v in zip(kept, ki):
+            full[i] = v
+        for a, r in red.items():
+            full[a] = r.var
+        return te.sum(te.cast(dtype, fn(tuple(full))), axis=list(red.values()))
+    return te.compute([x.shape[i] for i in kept], formula, name=name, axis_prefix="ax")
+
+
+def _kept(idx, axes: list[int]) -> tuple:
+    return tuple(v for i, v in enumerate(idx) if i not in axes)
+
+
+def _scaled(ctx, y: P.PrimExpr, gamma: P.PrimExpr, beta: P.PrimExpr) -> P.PrimExpr:
+    if ctx.attr("scale", True):
+        y = y * gamma
+    if ctx.attr("center", True):
+        y = y + beta
+    return y
+
+
+def _legalize_layer_norm(ctx):
+    """EXEC-nn-layer_norm-1: a sum stage, a sum-of-squared-deviations stage (two passes,
+    as the semantics), then the normalized value rounded to the dtype, ``* gamma``,
+    ``+ beta`` (each in the dtype)."""
+    x, gamma, beta = ctx.tensor(0, "data"), ctx.tensor(1, "gamma"), ctx.tensor(2, "beta")
+    axes = [a % x.ndim for a in ctx.attr("axes")]
+    st = _te_stat_dtype(x.dtype)
+    count = te.cast(st, _count(x.shape[a] for a in axes))
+    total = _reduced(x, axes, "layer_norm_sum", lambda i: x[i], st)
+
+    def mean(i):
+        return te.div(total[_kept(i, axes)], count)
+    dev = _reduced(x, axes, "layer_norm_sqsum",
+                   lambda i: (te.cast(st, x[i]) - mean(i)) * (te.cast(st, x[i]) - mean(i)), st)
+    eps = te.const(ctx.attr("epsilon"), st)
+
+    def formula(*i):
+        inv = te.div(te.const(1, st), te.call_intrin(
+            "sqrt", te.div(dev[_kept(i, axes)], count) + eps))
+        y = te.cast(x.dtype, (te.cast(st, x[i]) - mean(i)) * inv)
+        p = tuple(i[a] for a in axes)
+        return _scaled(ctx, y, gamma[p], beta[p])
+    out = te.compute(x.shape, formula, name="T_layer_norm", axis_prefix="ax")
+    return ctx.call_te(out, "layer_norm")
+
+
+def _legalize_rms_norm(ctx):
+    """EXEC-nn-rms_norm-1: a sum-of-squares stage, then ``x * rsqrt(mean + eps) *
+    weight`` in float32 (float64 for float64 data), rounded once."""
+    x, weight = ctx.tensor(0, "data"), ctx.tensor(1, "weight")
+    axes = [a % x.ndim for a in ctx.attr("axes")]
+    st = FLOAT64 if x.dtype == FLOAT64 else FLOAT32
+    count = te.cast(st, _count(x.shape[a] for a in axes))
+    sq = _reduced(x, axes, "rms_norm_sqsum", lambda i: te.cast(st, x[i]) * te.cast(st, x[i]),
+                  st)
+    eps = te.const(ctx.attr("epsilon"), st)
+
+    def formula(*i):
+        rs = te.div(te.const(1, st), te.call_intrin(
+            "sqrt", te.div(sq[_kept(i, axes)], count) + eps))
+        w = te.cast(st, weight[tuple(i[a] for a in axes)])
+        return te.cast(x.dtype, te.cast(st, x[i]) * rs * w)
+    out = te.compute(x.shape, formula, name="T_rms_norm", axis_prefix="ax")
+    return ctx.call_te(out, "rms_norm")
+
+
+def _legalize_group_norm(ctx):
+    """EXEC-nn-group_norm-1: per group, a sum stage and a sum-of-squares stage over the
+    group's channels and ``axes``; ``var = E[x^2] - E[x]^2``. Declines unless the channel
+    count provably splits into the groups and gamma/beta provably have its length (the
+    op's run-time checks)."""
+    x, gamma, beta = ctx.tensor(0, "data"), ctx.tensor(1, "gamma"), ctx.tensor(2, "beta")
+    groups = ctx.attr("num_groups")
+    c_axis = ctx.attr("channel_axis") % x.ndim
+    axes = [a % x.ndim for a in ctx.attr("axes")]
+    channels = x.shape[c_axis]
+    if not proved_divides(channels, groups) or not proved_eq(gamma.shape[0], channels) \
+            or not proved_eq(beta.shape[0], channels):
+        raise ctx.decline("the channels do not provably split into the groups")
+    per_group = channels if groups == 1 else P.FloorDiv(channels, P.IntImm(groups, INT64),
+                                                        INT64)
+    st = _te_stat_dtype(x.dtype)
+    kept = [i for i in range(x.ndim) if i not in axes]
+    stat_shape = [P.IntImm(groups, INT64) if i == c_axis else x.shape[i] for i in kept]
+    count = te.cast(st, _count([per_group] + [x.shape[a] for a in axes]))
+
+    def stage(name, fn):
+        rc = te.reduce_axis(per_group, "rc")
+        red = {a: te.reduce_axis(x.shape[a], f"k{a}") for a in axes}
+
+        def formula(*ki):
+            full = dict(zip(kept, ki))
+            full[c_axis] = add(mul(full[c_axis], per_group), rc.var)
+            full.update({a: r.var for a, r in red.items()})
+            v = te.cast(st, x[tuple(full[i] for i in range(x.ndim))])
+            return te.sum(fn(v), axis=[rc, *red.values()])
+        return te.compute(stat_shape, formula, name=name, axis_prefix="ax")
+    total = stage("group_norm_sum", lambda v: v)
+    squares = stage("group_norm_sqsum", lambda v: v * v)
+    eps = te.const(ctx.attr("epsilon"), st)
+
+    def formula(*i):
+        k = tuple(P.FloorDiv(v, per_group, INT64) if a == c_axis and groups != 1 else
+                  (P.IntImm(0, INT64) if a == c_axis else v)
+                  for a, v in enumerate(i) if a not in axes)
+        mean = te.div(total[k], count)
+        var = te.div(squares[k], count) - mean * mean
+        inv = te.div(te.const(1, st), te.call_intrin("sqrt", var + eps))
+        y = te.cast(x.dtype, (te.cast(st, x[i]) - mean) * inv)
+        return _scaled(ctx, y, gamma[i[c_axis]], beta[i[c_axis]])
+    out = te.compute(x.shape, formula, name="T_group_norm", axis_prefix="ax")
+    return ctx.call_te(out, "group_norm")
+
+
+def _legalize_batch_norm(ctx):
+    """EXEC-nn-batch_norm-1, all in the dtype: training computes a mean stage and a
+    variance stage over every axis but ``axis`` and the updated moving statistics;
+    inference normalizes with the moving statistics and copies them. One PrimFunc with
+    three outputs."""
+    x = ctx.tensor(0, "data")
+    gamma, beta = ctx.tensor(1, "gamma"), ctx.tensor(2, "beta")
+    mm, mv = ctx.tensor(3, "moving_mean"), ctx.tensor(4, "moving_var")
+    axis = ctx.attr("axis") % x.ndim
+    dt = x.dtype
+    eps = te.const(ctx.attr("epsilon"), dt)
+    others = [i for i in range(x.ndim) if i != axis]
+    if ctx.attr("training"):
+        count = te.cast(dt, _count(x.shape[i] for i in others))
+        total = _reduced(x, others, "batch_norm_sum", lambda i: x[i], dt)
+        mean = te.compute(total.shape, lambda c: te.div(total[c], count), name="batch_norm_mean")
+        dev = _reduced(x, others, "batch_norm_sqsum",
+                       lambda i: (x[i] - mean[i[axis]]) * (x[i] - mean[i[axis]]), dt)
+        var = te.compute(dev.shape, lambda c: te.div(dev[c], count), name="batch_norm_var")
+        m = te.const(ctx.attr("momentum"), dt)
+        keep = te.const(1, dt) - m
+        new_mean = te.compute(mm.shape, lambda c: keep * mm[c] + m * mean[c],
+                              name="T_batch_norm_mean")
+        new_var = te.compute(mv.shape, lambda c: keep * mv[c] + m * var[c],
+                             name="T_batch_norm_var")
+        centre, spread = mean, var
+    else:
+        new_mean = te.compute(mm.shape, lambda c: mm[c], name="T_batch_norm_mean")
+        new_var = te.compute(mv.shape, lambda c: mv[c], name="T_batch_norm_var")
+        centre, spread = mm, mv
+
+    def formula(*i):
+        c = i[axis]
+        y = te.div(x[i] - centre[c], te.call_intrin("sqrt", spread[c] + eps))
+        return _scaled(ctx, y, gamma[c], beta[c])
+    out = te.compute(x.shape, formula, name="T_batch_norm", axis_prefix="ax")
+    return ctx.call_te([out, new_mean, new_var], "batch_norm")
+
+
 def _register_all() -> None:
     def op(name, operands, attrs, deduce, compute, rule, **extra):
         register(OpDef(f"relax.nn.{name}", operands, attrs, deduce=deduce, compute=compute,
@@ -281,19 +461,19 @@ def _register_all() -> None:
                   Attr("scale", True, to_bool))
     op("layer_norm", (Operand("data"), Operand("gamma"), Operand("beta")),
        (Attr("axes", convert=to_int_tuple),) + norm_attrs,
-       deduce_layer_norm, _layer_norm, "SI-nn-layer_norm-1")
+       deduce_layer_norm, _layer_norm, "SI-nn-layer_norm-1", legalize=_legalize_layer_norm)
     op("rms_norm", (Operand("data"), Operand("weight")),
        (Attr("axes", -1, to_int_tuple), Attr("epsilon", 1e-5, to_float)),
-       deduce_rms_norm, _rms_norm, "SI-nn-rms_norm-1")
+       deduce_rms_norm, _rms_norm, "SI-nn-rms_norm-1", legalize=_legalize_rms_norm)
     op("group_norm", (Operand("data"), Operand("gamma"), Operand("beta")),
        (Attr("num_groups", convert=to_int), Attr("channel_axis", convert=to_int),
         Attr("axes", convert=to_int_tuple)) + norm_attrs,
-       deduce_group_norm, _group_norm, "SI-nn-group_norm-1")
+       deduce_group_norm, _group_norm, "SI-nn-group_norm-1", legalize=_legalize_group_norm)
     op("batch_norm", tuple(Operand(n) for n in ("data", "gamma", "beta", "moving_mean",
                                                 "moving_var")),
        (Attr("axis", convert=to_int),) + norm_attrs +
        (Attr("momentum", 0.1, to_float), Attr("training", True, to_bool)),
-       deduce_batch_norm, _batch_norm, "SI-nn-batch_norm-1")
+       deduce_batch_norm, _batch_norm, "SI-nn-batch_norm-1", legalize=_legalize_batch_norm)
 
 
 _register_all()
