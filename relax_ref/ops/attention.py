@@ -6,15 +6,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from relax_ref import te
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.dtype import BOOL, FLOAT32
+from relax_ref.ir.dtype import BOOL, FLOAT32, INT64
+from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import (
     OpRuntimeError, common_dtype, expr_text, int_const, lowest_value, provably_ne, quiet,
     tensor_arg, working_dtype,
 )
 from .nn import provably_indivisible
+from .nn_lowering import (
+    acc_dtype, add, cast_stage, proved_divides, proved_eq, same_expr,
+    zero_if_empty,
+)
 from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_float, to_int
 
 FAMILY = "nn"  # spec/ops/nn.md
@@ -179,6 +185,98 @@ def _attention(attrs, q, k, v, bias=None):
     return np.ascontiguousarray(out.transpose(0, 2, 1, 3))
 
 
+# -- lowering (spec/ops/nn.md TE-leg-nn-6) ----------------------------------------------------
+
+def _legalize_attention(ctx):
+    """EXEC-nn-attention-1..2 as stages of one PrimFunc: the scores ``Q K^T`` (query head
+    ``h`` reading key/value head ``h // (H / Hk)``), scaled, with the bias, then per row
+    the maximum over the visible keys (from the lowest finite value, as the semantics),
+    the exponentials (zero where masked), their sum, the weights ``e / sum`` and the sum
+    of weights times values, written as ``(B, Sq, H, Dv)``. Declines unless the operands'
+    batch sizes, lengths and head counts provably agree (the op's run-time checks) and
+    the bias's broadcast is decided at compile time (TE-leg-3). 16-bit floats sum the two
+    products in float32, rounded once, as NumPy's ``matmul`` does."""
+    q, k, v = ctx.tensor(0, "query"), ctx.tensor(1, "key"), ctx.tensor(2, "value")
+    bias = ctx.tensor(3, "bias") if len(ctx.args) > 3 else None
+    b, sq, h, d = q.shape
+    skv, hk, hv, dv = k.shape[1], k.shape[2], v.shape[2], v.shape[3]
+    agree = [proved_eq(k.shape[0], b), proved_eq(v.shape[0], b), proved_eq(k.shape[3], d),
+             proved_eq(v.shape[1], skv), proved_divides(h, hk), proved_divides(h, hv)]
+    if not all(agree):
+        raise ctx.decline("the attention operands do not provably agree")
+    dt = acc_dtype(q.dtype)
+    prod_dt = FLOAT32 if numpy_dtype(dt).itemsize < 4 else dt
+
+    def head(heads, hh):
+        if same_expr(heads, h):
+            return hh
+        return P.FloorDiv(hh, P.FloorDiv(h, heads, INT64), INT64)
+
+    rd = te.reduce_axis(d, "rd")
+    score = te.compute((b, h, sq, skv), lambda bb, hh, i, j: te.sum(
+        te.cast(prod_dt, q[bb, i, hh, rd]) * te.cast(prod_dt, k[bb, j, head(hk, hh), rd]),
+        axis=rd), name="T_score")
+    score = zero_if_empty(score, [d])
+    scale = ctx.attr("scale")
+
+    def scaled(bb, hh, i, j):
+        p = te.cast(dt, score[bb, hh, i, j])
+        if scale is None:
+            p = te.div(p, te.call_intrin("sqrt", te.cast(dt, d)))
+        else:
+            p = p * te.const(scale.value, dt)
+        if bias is not None:
+            p = p + te.cast(dt, ctx.broadcast(bias, (b, h, sq, skv), (bb, hh, i, j)))
+        return p
+    logits = te.compute((b, h, sq, skv), scaled, name="T_logits")
+    visible = _visible(ctx, sq, skv)
+    lowest = te.const(lowest_value(numpy_dtype(dt)).item(), dt)
+    finite_max = te.comm_reducer(lambda x, y: P.Max(x, y, x.dtype), lambda dts: [lowest],
+                                 "max")
+    rj = te.reduce_axis(skv, "rj")
+
+    def masked(bb, hh, i, j):
+        p = logits[bb, hh, i, j]
+        return p if visible is None else te.select(visible(i, j), p, lowest)
+    row_max = te.compute((b, h, sq), lambda bb, hh, i: finite_max(masked(bb, hh, i, rj),
+                                                                  axis=rj), name="T_max")
+
+    def exp(bb, hh, i, j):
+        e = te.call_intrin("exp", logits[bb, hh, i, j] - row_max[bb, hh, i])
+        return e if visible is None else te.select(visible(i, j), e, te.const(0, dt))
+    exps = te.compute((b, h, sq, skv), exp, name="T_exp")
+    rj2 = te.reduce_axis(skv, "rj")
+    total = te.compute((b, h, sq), lambda bb, hh, i: te.sum(exps[bb, hh, i, rj2], axis=rj2),
+                       name="T_exp_sum")
+    weights = te.compute((b, h, sq, skv), lambda bb, hh, i, j: te.div(
+        exps[bb, hh, i, j], total[bb, hh, i]), name="T_softmax")
+    rv = te.reduce_axis(skv, "rv")
+    out = te.compute((b, sq, h, dv), lambda bb, i, hh, e: te.sum(
+        te.cast(prod_dt, weights[bb, hh, i, rv]) * te.cast(prod_dt, v[bb, rv, head(hv, hh), e]),
+        axis=rv), name="T_attention")
+    out = zero_if_empty(out, [skv])
+    return ctx.call_te(cast_stage(out, q.dtype), ctx.op_name.split(".")[-1])
+
+
+def _visible(ctx, sq, skv):
+    """EXEC-nn-attention-2 as a condition on (query i, key j), or None without a mask."""
+    mask = ctx.attr("causal_mask")
+    if mask is None:
+        return None
+    diff = P.Sub(sq, skv, INT64)
+    offset = P.IntImm(0, INT64) if mask == "TopLeft" else \
+        P.Max(diff, P.Sub(P.IntImm(0, INT64), diff, INT64), INT64)
+    window = ctx.attr("window_size")
+
+    def visible(i, j):
+        i, j = te.index_expr(i), te.index_expr(j)
+        cond = P.LE(j, add(i, offset), BOOL)
+        if window is not None:
+            cond = P.And(cond, P.GE(j, add(add(i, offset), -(window - 1)), BOOL), BOOL)
+        return cond
+    return visible
+
+
 def _register_all() -> None:
     def op(name, operands, attrs, deduce, compute, rule, **extra):
         register(OpDef(f"relax.nn.{name}", operands, attrs, deduce=deduce, compute=compute,
@@ -190,9 +288,10 @@ def _register_all() -> None:
     op("attention", (Operand("query"), Operand("key"), Operand("value"),
                      Operand("bias", optional=True)),
        attention_attrs, deduce_attention, _attention, "SI-nn-attention-1",
-       when_given=(("bias", "relax.nn.attention_bias"),))
+       when_given=(("bias", "relax.nn.attention_bias"),), legalize=_legalize_attention)
     op("attention_bias", (Operand("query"), Operand("key"), Operand("value"), Operand("bias")),
-       attention_attrs, deduce_attention, _attention, "SI-nn-attention-1")
+       attention_attrs, deduce_attention, _attention, "SI-nn-attention-1",
+       legalize=_legalize_attention)
 
 
 _register_all()

@@ -117,6 +117,18 @@ def cast_stage(t: te.Tensor, dtype: DataType, name: str = "compute") -> te.Tenso
     return te.compute(t.shape, lambda *i: te.cast(dtype, t[i]), name=name)
 
 
+def zero_if_empty(t: te.Tensor, extents: Sequence[P.PrimExpr]) -> te.Tensor:
+    """A sum over reduction axes of ``extents`` reads as 0 where one of them may be empty.
+    A TIR block runs its ``T.init`` at its first reduction iteration, so over an empty
+    axis it never runs and the output keeps what was there (poison); the semantics has
+    0 (an empty sum). No stage when every extent is provably positive."""
+    nonempty = te.all_of(*(P.GT(_i64(e), _i64(0), BOOL) for e in extents))
+    if proved(nonempty):
+        return t
+    return te.compute(t.shape, lambda *i: te.if_then_else(
+        nonempty, t[i], te.const(0, t.dtype)), name=f"{t.name}_or_zero", axis_prefix="ax")
+
+
 def pad_stage(x: te.Tensor, letters: str, before: dict[str, int], after: dict[str, int],
               value: P.PrimExpr, name: str = "pad_temp") -> te.Tensor:
     """``x`` (layout ``letters``) padded on the axes of ``before``/``after`` with
@@ -182,6 +194,7 @@ def legalize_conv(ctx, nsp: int):
                       axis=[rc, *rk])
     out = te.compute(out_shape, formula, name=f"conv{nsp}d_{ol.lower()}",
                      axis_prefix="ax")
+    out = zero_if_empty(out, [k["I"], *(k[c] for c in sp)])
     return ctx.call_te(cast_stage(out, out_dtype), f"conv{nsp}d")
 
 
@@ -299,7 +312,7 @@ def legalize_adaptive_avg_pool2d(ctx):
     def extent(c):
         if _is_const(outs[c], 0):
             return _i64(0)
-        if _same(sizes[c], outs[c]):
+        if same_expr(sizes[c], outs[c]):
             return _i64(1)
         return add(P.FloorDiv(sizes[c], outs[c], INT64), 2)
     rh, rw = te.reduce_axis(extent("H"), "rv0"), te.reduce_axis(extent("W"), "rv1")
@@ -326,7 +339,7 @@ def legalize_adaptive_avg_pool2d(ctx):
     return ctx.call_te(out, "adaptive_avg_pool2d")
 
 
-def _same(a, b) -> bool:
+def same_expr(a, b) -> bool:
     from relax_ref.ir.equal import structural_equal
 
     return structural_equal(a, b, map_free_vars=False)

@@ -20,7 +20,7 @@ from .common import (
     runtime_axes, runtime_axis, tensor_arg,
 )
 from .nn import provably_indivisible
-from .nn_lowering import add, mul, proved_divides, proved_eq
+from .nn_lowering import add, mul, proved_divides, proved_eq, zero_if_empty
 from .registry import (
     Attr, DeduceContext, OpDef, Operand, register, to_bool, to_float, to_int, to_int_tuple,
 )
@@ -427,10 +427,13 @@ def _legalize_batch_norm(ctx):
     others = [i for i in range(x.ndim) if i != axis]
     if ctx.attr("training"):
         count = te.cast(dt, _count(x.shape[i] for i in others))
-        total = _reduced(x, others, "batch_norm_sum", lambda i: x[i], dt)
+        total = zero_if_empty(_reduced(x, others, "batch_norm_sum", lambda i: x[i], dt),
+                              [x.shape[i] for i in others])
         mean = te.compute(total.shape, lambda c: te.div(total[c], count), name="batch_norm_mean")
-        dev = _reduced(x, others, "batch_norm_sqsum",
-                       lambda i: (x[i] - mean[i[axis]]) * (x[i] - mean[i[axis]]), dt)
+        dev = zero_if_empty(_reduced(
+            x, others, "batch_norm_sqsum",
+            lambda i: (x[i] - mean[i[axis]]) * (x[i] - mean[i[axis]]), dt),
+            [x.shape[i] for i in others])
         var = te.compute(dev.shape, lambda c: te.div(dev[c], count), name="batch_norm_var")
         m = te.const(ctx.attr("momentum"), dt)
         keep = te.const(1, dt) - m
