@@ -20,8 +20,12 @@ import math
 
 import numpy as np
 
+from relax_ref import te
+from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.dtype import DataType
+from relax_ref.ir.dtype import BOOL, FLOAT32, FLOAT64, DataType
+from relax_ref.ir.equal import structural_equal
+from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import (
     OpRuntimeError, common_dtype, describe_sinfo, erf_array, expr_text, lowest_value,
@@ -112,9 +116,17 @@ class _Rounding:
         return np.asarray(v, dtype=self.work).astype(self.dt, copy=False).astype(
             self.work, copy=False)
 
+    def math(self, fn, v) -> np.ndarray:
+        """An elementary function (exp, log, tanh) computed in float64 and rounded to
+        the working precision (the caller rounds it to the dtype): TIR's intrinsics
+        (EXEC-tir-intrin-1) on the working-precision value, as the lowering computes it
+        (EXEC-act-math-1)."""
+        return np.asarray(fn(np.asarray(v, dtype=np.float64))).astype(self.work, copy=False)
+
     def const(self, c: float) -> np.ndarray:
-        """A constant of the dtype (TIR ``tirx.const(c, dtype)``)."""
-        return self(np.asarray(c, dtype=np.float64))
+        """A constant of the dtype (TIR ``tirx.const(c, dtype)``: rounded once, from
+        float64, EXEC-tir-float-1)."""
+        return np.asarray(c, dtype=np.float64).astype(self.dt).astype(self.work)
 
     def result(self, v) -> np.ndarray:
         return np.asarray(v, dtype=self.work).astype(self.dt, copy=False)
@@ -147,7 +159,7 @@ def _gelu_tanh(attrs, x):
     r = _Rounding(x.dtype)
     v = r(x)
     cubic = r(r.const(1.0) + r(r(r.const(0.044715) * v) * v))
-    t = r(np.tanh(r(r(r.const(math.sqrt(2.0 / math.pi)) * v) * cubic)))
+    t = r(r.math(np.tanh, r(r(r.const(math.sqrt(2.0 / math.pi)) * v) * cubic)))
     return r.result(r(r.const(0.5) * v) * r(r.const(1.0) + t))
 
 
@@ -160,7 +172,7 @@ def _silu(attrs, x):
     v = r(x)
     one = r.const(1.0)
     t = r.round_(np.negative(v, out=np.empty(v.shape, r.work)))  # an array even if 0-d
-    r.round_(np.exp(t, out=t))
+    t = r.round_(r.math(np.exp, t))
     r.round_(np.add(t, one, out=t))
     r.round_(np.divide(one, t, out=t))
     return r.result(np.multiply(t, v, out=t))
@@ -176,7 +188,8 @@ def _selu(attrs, x):
     r = _Rounding(x.dtype)
     v = r(x)
     positive = np.maximum(v, r.const(0.0))
-    negative = np.minimum(r.const(0.0), r(r.const(_SELU_ALPHA) * r(r(np.exp(v)) - r.const(1.0))))
+    negative = np.minimum(r.const(0.0),
+                          r(r.const(_SELU_ALPHA) * r(r(r.math(np.exp, v)) - r.const(1.0))))
     return r.result(r.const(_SELU_SCALE) * r(positive + negative))
 
 
@@ -195,7 +208,8 @@ def _softplus(attrs, x):
     v = r(x)
     beta, threshold = r.const(attrs.get("beta")), r.const(attrs.get("threshold"))
     bx = r(beta * v)
-    smooth = r(r(r.const(1.0) / beta) * r(np.log(r(r.const(1.0) + r(np.exp(bx))))))
+    smooth = r(r(r.const(1.0) / beta) *
+               r(r.math(np.log, r(r.const(1.0) + r(r.math(np.exp, bx))))))
     return r.result(np.where(bx > threshold, v, smooth))
 
 
@@ -222,15 +236,19 @@ def _prelu(attrs, x, alpha):
 
 def _softmax_parts(attrs, x):
     """The shared first stages of softmax and log_softmax: the values, the max over the
-    axis (from the dtype's lowest finite value), and the sum of exponentials."""
+    axis (from the dtype's lowest finite value), and the sum of exponentials (in
+    float64 for the narrow floats, rounded once: EXEC-act-softmax-2)."""
     axis = runtime_axis(attrs.get("axis"), x.ndim, "EXEC-act-softmax-1")
     r = _Rounding(x.dtype)
     v = r(x)
     low = r.const(float(lowest_value(x.dtype)))
     maxelem = v.max(axis=axis, keepdims=True, initial=low)  # (methods: no dispatch cost)
-    exp = r.round_(np.subtract(v, maxelem))
-    r.round_(np.exp(exp, out=exp))
-    expsum = r(exp.sum(axis=axis, keepdims=True))
+    exp = r.round_(r.math(np.exp, r.round_(np.subtract(v, maxelem))))
+    if r.dt == r.work:
+        expsum = exp.sum(axis=axis, keepdims=True)
+    else:
+        wide = exp.astype(np.float64).sum(axis=axis, keepdims=True)
+        expsum = wide.astype(r.dt).astype(r.work)  # one rounding, from float64
     return r, v, maxelem, exp, expsum
 
 
@@ -246,7 +264,159 @@ def _softmax(attrs, x):
 def _log_softmax(attrs, x):
     """EXEC-act-softmax-1: ``x - max - log(sum(exp(x - max)))`` along ``axis``."""
     r, v, maxelem, _, expsum = _softmax_parts(attrs, x)
-    return r.result(r(v - maxelem) - r(np.log(expsum)))
+    return r.result(r(v - maxelem) - r(r.math(np.log, expsum)))
+
+
+# -- lowering (spec/ops/activation.md "Lowering") -------------------------------------------------
+# Each formula is the NumPy semantics' operation by operation, in the tensor's dtype: TIR
+# rounds every operation to its type (EXEC-tir-float-1), as ``_Rounding`` does.
+
+def _narrow(dt: DataType) -> bool:
+    """float16, bfloat16 and smaller floats: they work in float32 between roundings."""
+    return dt.bits < 32 or dt.code != "float"
+
+
+def _math(name: str, x: P.PrimExpr) -> P.PrimExpr:
+    """EXEC-act-math-1: ``T.<name>`` of ``x``; a narrow float goes through float32
+    (``_Rounding.math``)."""
+    if _narrow(x.dtype):
+        return te.cast(x.dtype, te.call_intrin(name, te.cast(FLOAT32, x)))
+    return te.call_intrin(name, x)
+
+
+def _c(value: float, like: P.PrimExpr) -> P.PrimExpr:
+    return te.const(value, like.dtype)
+
+
+def _gt(a, b):
+    return P.GT(a, b, BOOL)
+
+
+def _lt(a, b):
+    return P.LT(a, b, BOOL)
+
+
+def _max0(x: P.PrimExpr) -> P.PrimExpr:
+    """``max(x, 0)`` keeping a NaN (NumPy's maximum; TIR's ``T.max`` drops it)."""
+    return te.select(_lt(x, _c(0, x)), _c(0, x), x)
+
+
+def _min0(x: P.PrimExpr) -> P.PrimExpr:
+    """``min(0, x)`` keeping a NaN."""
+    return te.select(_gt(x, _c(0, x)), _c(0, x), x)
+
+
+def _gelu_tir(x):
+    erf = _math("erf", x * _c(0.5 ** 0.5, x))
+    return x * (_c(0.5, x) + erf * _c(0.5, x))
+
+
+def _gelu_tanh_tir(x):
+    cubic = _c(1.0, x) + (_c(0.044715, x) * x) * x
+    t = _math("tanh", (_c(math.sqrt(2.0 / math.pi), x) * x) * cubic)
+    return (_c(0.5, x) * x) * (_c(1.0, x) + t)
+
+
+def _silu_tir(x):
+    sig = te.div(_c(1.0, x), _math("exp", _c(0.0, x) - x) + _c(1.0, x))
+    return sig * x
+
+
+def _selu_tir(x):
+    negative = _min0(_c(_SELU_ALPHA, x) * (_math("exp", x) - _c(1.0, x)))
+    return _c(_SELU_SCALE, x) * (_max0(x) + negative)
+
+
+_ELEMENTWISE_TIR = {
+    "relu": _max0, "gelu": _gelu_tir, "gelu_tanh": _gelu_tanh_tir, "silu": _silu_tir,
+    "selu": _selu_tir,
+    "leakyrelu": lambda x, alpha: te.select(_gt(x, _c(0, x)), x, x * _c(alpha, x)),
+    "softplus": lambda x, beta, threshold: te.select(
+        _gt(_c(beta, x) * x, _c(threshold, x)), x,
+        te.div(_c(1.0, x), _c(beta, x)) *
+        _math("log", _c(1.0, x) + _math("exp", _c(beta, x) * x))),
+}
+_ATTRS = {"leakyrelu": ("alpha",), "softplus": ("beta", "threshold")}
+
+
+def _legalize_elementwise(name: str):
+    """TE-leg-act-1: one stage ``compute`` of the op's formula (``_ELEMENTWISE_TIR``)."""
+    def legalize(ctx):
+        x = ctx.tensor(0)
+        if x.dtype.is_bool:
+            raise ctx.decline("relu of bools has no TIR comparison with 0")
+        attrs = [ctx.attr(a) for a in _ATTRS.get(name, ())]
+        formula = _ELEMENTWISE_TIR[name]
+        out = te.compute(x.shape, lambda *i: formula(x[i], *attrs), name="compute")
+        return ctx.call_te(out, name)
+    return legalize
+
+
+def _legalize_prelu(ctx):
+    """TE-leg-act-2: ``x if x > 0 else x * alpha[c]``, ``c`` the index on ``axis`` (0
+    for an alpha of length literally 1). An alpha length neither 1 nor structurally the
+    channel count is left to the op's run-time check (EXEC-act-prelu-1)."""
+    x, alpha = ctx.tensor(0), ctx.tensor(1)
+    if alpha.ndim != 1 or alpha.dtype != x.dtype or x.ndim == 0:
+        raise ctx.decline("alpha is not a 1-d tensor of the data's dtype")
+    axis = ctx.attr("axis")
+    if not -x.ndim <= axis < x.ndim:
+        raise ctx.decline("axis out of range (the op traps)")
+    axis %= x.ndim
+    length = alpha.shape[0]
+    single = isinstance(length, P.IntImm) and length.value == 1
+    if not single and not structural_equal(length, x.shape[axis], map_free_vars=False):
+        raise ctx.decline("alpha's length is not decided 1 or the channel count")
+
+    def formula(*i):
+        v = x[i]
+        slope = alpha[0 if single else i[axis]]
+        return te.select(_gt(v, _c(0, v)), v, v * slope)
+    out = te.compute(x.shape, formula, name="compute")
+    return ctx.call_te(out, "prelu")
+
+
+def _legalize_softmax(log: bool):
+    """TE-leg-act-3: stages ``T_softmax_maxelem`` (max over the axis from the lowest
+    finite value), ``T_softmax_exp`` (``exp(x - max)``), ``T_softmax_expsum`` (in
+    float64 for the narrow floats, EXEC-act-softmax-2) and the result (``exp / sum``,
+    or ``x - max - log(sum)``). The max is TIR's ``T.max``, which may drop a NaN; a row
+    holding a NaN still comes out all NaN, as the sum of its exponentials is NaN."""
+    def legalize(ctx):
+        x = ctx.tensor(0)
+        axis = ctx.attr("axis")
+        if x.ndim == 0 or not -x.ndim <= axis < x.ndim:
+            raise ctx.decline("axis out of range (the op traps)")
+        axis %= x.ndim
+        dt = x.dtype
+        low = float(lowest_value(numpy_dtype(dt)))
+        maximum = te.comm_reducer(lambda a, b: P.Max(a, b, a.dtype),
+                                  lambda dts: [te.const(low, d) for d in dts], "max")
+        reduced = x.shape[:axis] + x.shape[axis + 1:]
+
+        def full(idx, k):
+            return tuple(idx[:axis]) + (k,) + tuple(idx[axis:])
+
+        k = te.reduce_axis(x.shape[axis], "k")
+        maxelem = te.compute(reduced, lambda *i: maximum(x[full(i, k)], axis=k),
+                             name="T_softmax_maxelem")
+        exp = te.compute(x.shape, lambda *i: _math(
+            "exp", x[i] - maxelem[i[:axis] + i[axis + 1:]]), name="T_softmax_exp")
+        acc = FLOAT64 if _narrow(dt) else dt
+        k2 = te.reduce_axis(x.shape[axis], "k")
+        expsum = te.compute(reduced, lambda *i: te.sum(te.cast(acc, exp[full(i, k2)]), axis=k2),
+                            name="T_softmax_expsum")
+
+        def total(i):
+            return te.cast(dt, expsum[i[:axis] + i[axis + 1:]])
+        if log:
+            out = te.compute(x.shape, lambda *i: (x[i] - maxelem[i[:axis] + i[axis + 1:]]) -
+                             _math("log", total(i)), name="compute")
+        else:
+            out = te.compute(x.shape, lambda *i: te.div(exp[i], total(i)),
+                             name="T_softmax_norm")
+        return ctx.call_te(out, "log_softmax" if log else "softmax")
+    return legalize
 
 
 # -- registration ------------------------------------------------------------------------------
@@ -254,25 +424,30 @@ def _log_softmax(attrs, x):
 def _register_all() -> None:
     data = (Operand("data"),)
     register(OpDef("relax.nn.relu", data, deduce=deduce_activation, compute=_relu,
-                   family=FAMILY, spec_rule="SI-act-1", dtypes="numeric"))
+                   family=FAMILY, spec_rule="SI-act-1", dtypes="numeric",
+                   legalize=_legalize_elementwise("relu")))
     for name, fn in {"gelu": _gelu, "gelu_tanh": _gelu_tanh, "silu": _silu,
                      "selu": _selu}.items():
         register(OpDef(f"relax.nn.{name}", data, deduce=deduce_float_activation, compute=fn,
-                       family=FAMILY, spec_rule="SI-act-2", dtypes="float"))
+                       family=FAMILY, spec_rule="SI-act-2", dtypes="float",
+                       legalize=_legalize_elementwise(name)))
     register(OpDef("relax.nn.leakyrelu", data, (Attr("alpha", 0.01, to_float),),
                    deduce=deduce_float_activation, compute=_leakyrelu, family=FAMILY,
-                   spec_rule="SI-act-2", dtypes="float"))
+                   spec_rule="SI-act-2", dtypes="float",
+                   legalize=_legalize_elementwise("leakyrelu")))
     register(OpDef("relax.nn.softplus", data,
                    (Attr("beta", 1.0, to_float), Attr("threshold", 20.0, to_float)),
                    deduce=deduce_float_activation, compute=_softplus, family=FAMILY,
-                   spec_rule="SI-act-2", dtypes="float"))
+                   spec_rule="SI-act-2", dtypes="float",
+                   legalize=_legalize_elementwise("softplus")))
     register(OpDef("relax.nn.prelu", (Operand("data"), Operand("alpha")),
                    (Attr("axis", 1, to_int),), deduce=deduce_prelu, compute=_prelu,
-                   family=FAMILY, spec_rule="SI-act-prelu-1"))
+                   family=FAMILY, spec_rule="SI-act-prelu-1", legalize=_legalize_prelu))
     for name, fn in {"softmax": _softmax, "log_softmax": _log_softmax}.items():
         register(OpDef(f"relax.nn.{name}", data, (Attr("axis", -1, to_int),),
                    deduce=deduce_softmax, compute=fn, family=FAMILY,
-                   spec_rule="SI-act-softmax-1", dtypes="float"))
+                   spec_rule="SI-act-softmax-1", dtypes="float",
+                   legalize=_legalize_softmax(name == "log_softmax")))
 
 
 _register_all()
