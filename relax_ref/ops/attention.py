@@ -14,12 +14,11 @@ from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import (
     OpRuntimeError, common_dtype, expr_text, int_const, lowest_value, provably_ne, quiet,
-    tensor_arg, working_dtype,
+    same_expr, tensor_arg, working_dtype,
 )
 from .nn import provably_indivisible
 from .nn_lowering import (
-    acc_dtype, add, cast_stage, proved_divides, proved_eq, same_expr,
-    zero_if_empty,
+    acc_dtype, add, cast_stage, proved_divides, proved_eq, zero_if_empty,
 )
 from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_float, to_int
 

@@ -18,7 +18,7 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir.dtype import BOOL, FLOAT32, INT64, DataType
 from relax_ref.ir.numpy_dtype import numpy_dtype
 
-from .common import lowest_value
+from .common import lowest_value, same_expr
 
 
 # -- small index helpers ----------------------------------------------------------------------
@@ -337,12 +337,6 @@ def legalize_adaptive_avg_pool2d(ctx):
         return te.cast(x.dtype, P.Div(te.cast(INT64, s), n, INT64))
     out = te.compute(out_shape, average, name="adaptive_pool_avg", axis_prefix="ax")
     return ctx.call_te(out, "adaptive_avg_pool2d")
-
-
-def same_expr(a, b) -> bool:
-    from relax_ref.ir.equal import structural_equal
-
-    return structural_equal(a, b, map_free_vars=False)
 
 
 # -- pad and dropout (TE-leg-nn-3, TE-leg-nn-4) ---------------------------------------------

@@ -244,13 +244,27 @@ def _group_norm(attrs, x, gamma, beta):
     return out.reshape(x.shape)
 
 
+def _fold_sum(x: np.ndarray, axis: int) -> np.ndarray:
+    """The sum over every axis but ``axis`` in the dtype, one element at a time in
+    row-major order (a left fold, as the lowered reduction adds; NumPy's ``sum`` of
+    float16 adds pairwise in float32 or not depending on the layout), keepdims."""
+    rest = math.prod(d for i, d in enumerate(x.shape) if i != axis)
+    moved = np.moveaxis(x, axis, 0).reshape(x.shape[axis], rest)
+    if moved.shape[1] == 0:
+        total = np.zeros(x.shape[axis], x.dtype)
+    else:
+        total = np.add.accumulate(moved, axis=1, dtype=x.dtype)[:, -1]
+    return total.reshape([x.shape[axis] if i == axis else 1 for i in range(x.ndim)])
+
+
 @quiet
 def _batch_norm(attrs, x, gamma, beta, moving_mean, moving_var):
     """EXEC-nn-batch_norm-1: inference (``training=False``) normalizes with the moving
     statistics and returns them unchanged; training normalizes with the batch mean and
     population variance over every other axis and returns the moving statistics updated
     by ``momentum``. ``gamma`` only when ``scale``, ``beta`` only when ``center``. All
-    arithmetic in the data's dtype (topi.nn.batch_norm)."""
+    arithmetic in the data's dtype (topi.nn.batch_norm); the sums are left folds
+    (``_fold_sum``)."""
     axis = runtime_axis(attrs.get("axis"), x.ndim, "EXEC-nn-norm-1")
     params = [_param_broadcast(p, x, [axis], name, "EXEC-nn-norm-1") for p, name in
               ((gamma, "gamma"), (beta, "beta"), (moving_mean, "moving_mean"),
@@ -260,9 +274,8 @@ def _batch_norm(attrs, x, gamma, beta, moving_mean, moving_var):
     if attrs.get("training"):
         red = tuple(i for i in range(x.ndim) if i != axis)
         count = x.dtype.type(math.prod(x.shape[i] for i in red))
-        mean = (np.sum(x, axis=red, keepdims=True, dtype=x.dtype) / count).astype(x.dtype)
-        var = (np.sum((x - mean) * (x - mean), axis=red, keepdims=True, dtype=x.dtype)
-               / count).astype(x.dtype)
+        mean = (_fold_sum(x, axis) / count).astype(x.dtype)
+        var = (_fold_sum((x - mean) * (x - mean), axis) / count).astype(x.dtype)
         out = ((x - mean) / np.sqrt(var + eps)).astype(x.dtype)
     else:
         out = ((x - mm) / np.sqrt(mv + eps)).astype(x.dtype)
