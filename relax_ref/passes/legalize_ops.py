@@ -214,7 +214,8 @@ def _sinfo(e: rx.Expr) -> si.StructInfo | None:
     if s is not None:
         return s
     if isinstance(e, rx.Call) and isinstance(e.op, rx.Op) and e.op.name == "relax.call_tir":
-        return e.sinfo_args[0]
+        out = e.sinfo_args  # several outputs: a tuple (SI-struct-dps-1)
+        return out[0] if len(out) == 1 else si.TupleStructInfo(tuple(out))
     if isinstance(e, rx.ShapeExpr):
         return si.ShapeStructInfo(tuple(e.values), len(e.values))
     if isinstance(e, rx.PrimValue):

@@ -147,12 +147,12 @@ class LegalizeContext:
         created = create_prim_func([t for t, _ in inputs] + outs)
         gv = self.add_prim_func(name, created.func)
         args = rx.Tuple(tuple(src for _, src in inputs))
-        ty = [si.TensorStructInfo(t.shape, t.dtype, len(t.shape)) for t in outs]
-        out_ty = ty[0] if isinstance(outputs, Tensor) else si.TupleStructInfo(tuple(ty))
+        # Several outputs are several sinfo_args (``out_ty=[...]``, SI-struct-dps-2).
+        ty = tuple(si.TensorStructInfo(t.shape, t.dtype, len(t.shape)) for t in outs)
         call_args: tuple[rx.Expr, ...] = (gv, args)
         if created.tir_vars:
             call_args += (rx.ShapeExpr(tuple(created.tir_vars)),)
-        return rx.Call(rx.Op("relax.call_tir"), call_args, sinfo_args=(out_ty,),
+        return rx.Call(rx.Op("relax.call_tir"), call_args, sinfo_args=ty,
                        span=self.call.span)
 
     def call_op(self, name: str, *args: rx.Expr, **attrs: Any) -> rx.Call:
