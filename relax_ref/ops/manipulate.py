@@ -3,7 +3,8 @@
 ``flip``, and the shape/tensor conversions ``shape_of``, ``tensor_to_shape``,
 ``shape_to_tensor`` (spec/ops/manipulate.md).
 
-Each op's struct-info rule and NumPy semantics sit side by side. The rules follow TVM
+Each op's struct-info rule and NumPy semantics sit side by side; their lowerings to
+tensor programs (``legalize=``) are in ``manipulate_lowering.py``. The rules follow TVM
 0.27 (src/relax/op/tensor/manipulate.cc, src/relax/op/op.cc); where TVM would deduce a
 negative dimension or rely on a fact nothing checks, we deduce only what the NumPy
 semantics below delivers and check the rest at run time; spec/ops/manipulate.md lists
@@ -27,6 +28,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL, INT64, VOID
 from relax_ref.values import ShapeValue
 
+from . import manipulate_lowering as lowering
 from .common import (
     OpRuntimeError, describe_sinfo, expr_text, fold_add, fold_mul, fresh, int_const,
     normalize_axes, normalize_axis, provably_ne, runtime_axes, runtime_axis, same_as,
@@ -755,39 +757,46 @@ def _register_all() -> None:
     ops = [
         _op("relax.reshape", (x, Operand("shape", "shape")), deduce=deduce_reshape,
               compute=compute_reshape, spec_rule="SI-manip-reshape-1",
+              legalize=lowering.legalize_reshape,
               finalize=finalize_reshape),
         _op("relax.permute_dims", (x,), (Attr("axes", None, to_opt_int_tuple),),
               deduce=deduce_permute_dims, compute=compute_permute_dims,
-              spec_rule="SI-manip-permute-1"),
+              spec_rule="SI-manip-permute-1", legalize=lowering.legalize_permute_dims),
         _op("relax.expand_dims", (x,), (Attr("axis", convert=to_int_tuple),),
               deduce=deduce_expand_dims, compute=compute_expand_dims,
-              spec_rule="SI-manip-expand-1"),
+              spec_rule="SI-manip-expand-1", legalize=lowering.legalize_expand_dims),
         _op("relax.squeeze", (x,), (Attr("axis", None, to_opt_int_tuple),),
-              deduce=deduce_squeeze, compute=compute_squeeze, spec_rule="SI-manip-squeeze-1"),
+              deduce=deduce_squeeze, compute=compute_squeeze, spec_rule="SI-manip-squeeze-1",
+              legalize=lowering.legalize_squeeze),
         _op("relax.flatten", (x,), deduce=deduce_flatten, compute=compute_flatten,
-              spec_rule="SI-manip-flatten-1"),
+              spec_rule="SI-manip-flatten-1", legalize=lowering.legalize_flatten),
         _op("relax.concat", (Operand("tensors", "tuple"),), (Attr("axis", 0, to_opt_int),),
-              deduce=deduce_concat, compute=compute_concat, spec_rule="SI-manip-concat-1"),
+              deduce=deduce_concat, compute=compute_concat, spec_rule="SI-manip-concat-1",
+              legalize=lowering.legalize_concat),
         _op("relax.split", (x,), (Attr("indices_or_sections", convert=to_indices_or_sections),
                                     Attr("axis", 0, to_int)),
-              deduce=deduce_split, compute=compute_split, spec_rule="SI-manip-split-1"),
+              deduce=deduce_split, compute=compute_split, spec_rule="SI-manip-split-1",
+              legalize=lowering.legalize_split),
         _op("relax.broadcast_to", (x, Operand("shape", "shape")),
               deduce=deduce_broadcast_to, compute=compute_broadcast_to,
-              spec_rule="SI-manip-bcast-1"),
+              spec_rule="SI-manip-bcast-1", legalize=lowering.legalize_broadcast_to),
         _op("relax.repeat", (Operand("data"),),
               (Attr("repeats", convert=to_int), Attr("axis", None, to_opt_int)),
-              deduce=deduce_repeat, compute=compute_repeat, spec_rule="SI-manip-repeat-1"),
+              deduce=deduce_repeat, compute=compute_repeat, spec_rule="SI-manip-repeat-1",
+              legalize=lowering.legalize_repeat),
         _op("relax.tile", (Operand("data"),), (Attr("repeats", convert=to_int_tuple),),
-              deduce=deduce_tile, compute=compute_tile, spec_rule="SI-manip-tile-1"),
+              deduce=deduce_tile, compute=compute_tile, spec_rule="SI-manip-tile-1",
+              legalize=lowering.legalize_tile),
         _op("relax.flip", (Operand("data"),), (Attr("axis", convert=to_int),),
-              deduce=deduce_flip, compute=compute_flip, spec_rule="SI-manip-flip-1"),
+              deduce=deduce_flip, compute=compute_flip, spec_rule="SI-manip-flip-1",
+              legalize=lowering.legalize_flip),
         _op("relax.shape_of", (Operand("expr"),), deduce=deduce_shape_of,
               compute=compute_shape_of, spec_rule="SI-manip-shape-of-1"),
         _op("relax.tensor_to_shape", (Operand("expr"),), deduce=deduce_tensor_to_shape,
               compute=compute_tensor_to_shape, spec_rule="SI-manip-t2s-1"),
         _op("relax.shape_to_tensor", (Operand("expr", "shape"),),
               deduce=deduce_shape_to_tensor, compute=compute_shape_to_tensor,
-              spec_rule="SI-manip-s2t-1"),
+              spec_rule="SI-manip-s2t-1", legalize=lowering.legalize_shape_to_tensor),
     ]
     for op in ops:
         register(op)
