@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from relax_ref import te
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
@@ -64,7 +65,8 @@ def deduce_take(ctx: DeduceContext) -> si.StructInfo:
 def compute_take(attrs, x: np.ndarray, indices) -> np.ndarray:
     """EXEC-index-take-1: under mode "fast" every index must be in [0, n); "clip"
     clamps into [0, n - 1], "wrap" takes the index modulo n (both need n > 0 when there
-    is an index); "nan" gives NaN for an out-of-range index."""
+    is an index); "nan" gives NaN for an out-of-range index. An empty result uses no
+    index, so it never traps (as its lowering reads nothing, TE-leg-index-1)."""
     from relax_ref.ir.numpy_dtype import numpy_dtype
 
     rule = "EXEC-index-take-1"
@@ -80,6 +82,12 @@ def compute_take(attrs, x: np.ndarray, indices) -> np.ndarray:
     axis = 0 if axis is None else runtime_axis(axis, x.ndim, rule, check="shape_mismatch")
     n = x.shape[axis]
     mode = attrs.get("mode")
+    if mode == "nan" and x.dtype.kind != "f" and not _is_ml_float(x.dtype):
+        raise OpRuntimeError("invalid_value", f"mode='nan' needs a floating-point tensor, "
+                             f"found {x.dtype}", rule=rule)
+    shape = x.shape[:axis] + indices.shape + x.shape[axis + 1:]
+    if 0 in shape:  # an empty result reads no element, so no index is used
+        return np.empty(shape, dtype=x.dtype)
     in_range = (indices >= 0) & (indices < n)
     if mode == "fast":
         if not np.all(in_range):
@@ -96,12 +104,8 @@ def compute_take(attrs, x: np.ndarray, indices) -> np.ndarray:
         else:
             positions = np.mod(indices, max(n, 1)).astype(np.int64)
     else:  # "nan"
-        if x.dtype.kind != "f" and not _is_ml_float(x.dtype):
-            raise OpRuntimeError("invalid_value", f"mode='nan' needs a floating-point tensor, "
-                                 f"found {x.dtype}", rule=rule)
         positions = np.where(in_range, indices, 0).astype(np.int64)
         if n == 0:
-            shape = x.shape[:axis] + indices.shape + x.shape[axis + 1:]
             return np.full(shape, np.nan, dtype=x.dtype)
         out = np.take(x, positions, axis=axis)
         mask = in_range.reshape((1,) * axis + indices.shape + (1,) * (x.ndim - axis - 1))
@@ -277,8 +281,9 @@ def _ints(values, what: str, rule: str) -> list[int]:
 
 def compute_strided_slice(attrs, x: np.ndarray, axes, begin, end, strides=None) -> np.ndarray:
     """EXEC-index-slice-1: Python slicing when assume_inbound is false; when it is true,
-    ``ceildiv(end - begin, stride)`` elements from ``begin`` on, every one of which must
-    lie inside the dimension (else index_out_of_bounds)."""
+    ``ceildiv(end - begin, stride)`` elements from ``begin`` on (a negative length is
+    index_out_of_bounds), every one of which must lie inside the dimension when the
+    result has elements (else index_out_of_bounds)."""
     rule = "EXEC-index-slice-1"
     axes_l = _ints(axes, "axes", rule)
     begin_l, end_l = _ints(begin, "begin", rule), _ints(end, "end", rule)
@@ -299,15 +304,23 @@ def _slice(x: np.ndarray, axes, begin, end, strides, assume_inbound: bool, rule:
         for a, b, e, s in zip(axes, begin, end, strides):
             index[a] = slice(b, e, s)
         return fresh(x[tuple(index)])
+    shape = list(x.shape)
+    for a, b, e, s in zip(axes, begin, end, strides):
+        shape[a] = _ceildiv(e - b, s)
+        if shape[a] < 0:
+            raise OpRuntimeError("index_out_of_bounds", f"the slice {b}:{e}:{s} of axis {a} "
+                                 f"has a negative length under assume_inbound=True",
+                                 rule=rule)
+    if 0 in shape:  # an empty result reads no element (as its lowering, TE-leg-index-2)
+        return np.empty(shape, dtype=x.dtype)
     out = x
     for a, b, e, s in zip(axes, begin, end, strides):
-        length = _ceildiv(e - b, s)
         dim = x.shape[a]
-        if length < 0 or (length > 0 and not _inbound(b, s, length, dim)):
+        if not _inbound(b, s, shape[a], dim):
             raise OpRuntimeError("index_out_of_bounds", f"the slice {b}:{e}:{s} of axis {a} "
                                  f"(length {dim}) reads out of bounds under "
                                  f"assume_inbound=True", rule=rule)
-        out = np.take(out, b + s * np.arange(length, dtype=np.int64), axis=a)
+        out = np.take(out, b + s * np.arange(shape[a], dtype=np.int64), axis=a)
     return fresh(out)
 
 
@@ -346,6 +359,109 @@ def compute_dynamic_strided_slice(attrs, x: np.ndarray, begin: np.ndarray, end: 
                   [int(v) for v in strides], False, rule)
 
 
+# -- lowering (spec/ops/indexing.md "Lowering") ------------------------------------------------
+
+def legalize_take(ctx):
+    """TE-leg-index-1: ``T_take[..., j..., ...] = x[..., pos(indices[j...]), ...]``
+    with the index (cast to int64) used as given ("fast": an index out of range is a
+    load out of bounds, which traps ``index_out_of_bounds`` as the op does), clamped
+    into ``[0, max(n - 1, 0)]`` ("clip"), taken modulo ``max(n, 1)`` ("wrap"; with
+    ``n = 0`` both read position 0, out of bounds, as the op traps), or guarded by
+    ``if_then_else`` with NaN outside ``[0, n)`` ("nan"). uint64 indices under "clip"
+    and "wrap" stay (above 2**63 they have no int64 value)."""
+    x = ctx.tensor(0)
+    mode = ctx.attr("mode")
+    s = ctx.arg_sinfo[1]
+    if isinstance(s, si.PrimStructInfo):
+        value = ctx.prim(1)
+        dtype, ind_ndim = value.dtype, 0
+        raw = lambda j: value  # noqa: E731
+    else:
+        ind = ctx.tensor(1)
+        dtype, ind_ndim = ind.dtype, ind.ndim
+        raw = lambda j: ind[j]  # noqa: E731
+    if mode in ("clip", "wrap") and str(dtype) == "uint64":
+        raise ctx.decline("uint64 indices above 2**63 have no int64 value")
+    axis = ctx.attr("axis")
+    axis = 0 if axis is None else (axis + x.ndim if axis < 0 else axis)
+    n = x.shape[axis]
+    zero, one = P.IntImm(0, INT64), P.IntImm(1, INT64)
+
+    def formula(*i):
+        k = te.cast(INT64, raw(tuple(i[axis:axis + ind_ndim])))
+        if mode == "clip":
+            top = P.Max(P.Sub(n, one, INT64), zero, INT64)
+            k = P.Min(P.Max(k, zero, INT64), top, INT64)
+        elif mode == "wrap":
+            k = P.FloorMod(k, P.Max(n, one, INT64), INT64)
+        index = tuple(i[:axis]) + (k,) + tuple(i[axis + ind_ndim:])
+        if mode != "nan":
+            return x[index]
+        inside = te.all_of(P.LE(zero, k, BOOL), P.LT(k, n, BOOL))
+        return te.if_then_else(inside, x[index], te.const(float("nan"), x.dtype))
+    out = te.compute(ctx.result_shape(), formula, name="T_take", axis_prefix="ax")
+    return ctx.call_te(out, "take")
+
+
+def _tuple_values(ctx, i: int) -> list[P.PrimExpr]:
+    """The values of a tuple-of-R.Prim operand, as int64 (TE-leg-2: each is known and
+    uses int64 variables only, which a PrimFunc can take)."""
+    s = ctx.arg_sinfo[i]
+    if not isinstance(s, si.TupleStructInfo):
+        raise ctx.decline(f"operand {i} is not a tuple of known values")
+    out = []
+    for f in s.fields:
+        if not isinstance(f, si.PrimStructInfo) or f.value is None or any(
+                v.dtype != INT64 for v in P.free_vars(f.value)):
+            raise ctx.decline(f"operand {i} holds a value not known at compile time")
+        out.append(te.cast(INT64, f.value))
+    return out
+
+
+def legalize_strided_slice(ctx):
+    """TE-leg-index-2: ``x`` read at ``start + i * stride`` on each sliced axis, where
+    ``start`` is the canonical begin (``_canonical_index``, the rule of SI-index-slice-5)
+    and the length the deduced one; under ``assume_inbound`` the begin as given, so a
+    read out of bounds traps as the op does. There a length not provably non-negative
+    declines (the op traps on a negative one)."""
+    from .manipulate_lowering import provable
+
+    x = ctx.tensor(0)
+    out_shape = ctx.result_shape()
+    axes = [int_const(a) for a in _tuple_values(ctx, 1)]
+    begin, end = _tuple_values(ctx, 2), _tuple_values(ctx, 3)
+    strides = (_tuple_values(ctx, 4) if len(ctx.args) > 4
+               else [P.IntImm(1, INT64)] * len(axes))
+    if any(a is None for a in axes) or any(int_const(s) is None for s in strides):
+        raise ctx.decline("axes and strides must be constants")
+    inbound = ctx.attr("assume_inbound")
+    starts: dict[int, tuple[P.PrimExpr, int]] = {}
+    for a, b, s in zip(axes, begin, strides):
+        a = a + x.ndim if a < 0 else a
+        stride = int_const(s)
+        if inbound:
+            if not provable(P.GE(out_shape[a], P.IntImm(0, INT64), BOOL),
+                            shape_vars_nonneg=False):
+                raise ctx.decline(f"the length on axis {a} is not provably non-negative")
+            starts[a] = (b, stride)
+        else:
+            starts[a] = (_canonical_index(b, x.shape[a], stride), stride)
+
+    def position(d, i):
+        if d not in starts:
+            return i
+        start, stride = starts[d]
+        step = i if stride == 1 else P.Mul(i, P.IntImm(stride, INT64), INT64)
+        return fold_add(start, step)
+    out = te.compute(out_shape, lambda *i: x[tuple(position(d, v) for d, v in enumerate(i))],
+                     name="T_strided_slice_with_axes", axis_prefix="ax")
+    return ctx.call_te(out, "strided_slice")
+
+
+# dynamic_strided_slice has no lowering: its result's lengths are known only at run time
+# (SI-index-dslice-2), so LegalizeOps leaves every call of it (PASS-legalize-2).
+
+
 # -- registration ----------------------------------------------------------------------------
 
 def _register_all() -> None:
@@ -353,13 +469,13 @@ def _register_all() -> None:
                    (Attr("axis", None, to_opt_int),
                     Attr("mode", "fast", one_of("fast", "clip", "wrap", "nan"))),
                    deduce=deduce_take, compute=compute_take, family=FAMILY,
-                   spec_rule="SI-index-take-1"))
+                   spec_rule="SI-index-take-1", legalize=legalize_take))
     register(OpDef("relax.strided_slice",
                    (Operand("x"), Operand("axes", "tuple"), Operand("begin", "tuple"),
                     Operand("end", "tuple"), Operand("strides", "tuple", optional=True)),
                    (Attr("assume_inbound", False, to_bool),),
                    deduce=deduce_strided_slice, compute=compute_strided_slice, family=FAMILY,
-                   spec_rule="SI-index-slice-2"))
+                   spec_rule="SI-index-slice-2", legalize=legalize_strided_slice))
     register(OpDef("relax.dynamic_strided_slice",
                    (Operand("x"), Operand("begin"), Operand("end"), Operand("strides")),
                    deduce=deduce_dynamic_strided_slice, compute=compute_dynamic_strided_slice,

@@ -1,0 +1,142 @@
+"""Lowering of the indexing ops (spec/ops/indexing.md TE-leg-index-*): take in every
+mode and strided_slice with constant, negative, out-of-range and symbolic bounds keep
+their results and their traps (an index out of range is a load out of bounds, which
+traps ``index_out_of_bounds`` as the op does) through LegalizeOps."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import relax_ref
+from relax_ref.errors import RuntimeCheckError
+from relax_ref.passes.legalize_ops import legalize_ops
+
+from .legalize_helpers import check_lowered, module
+
+_SETTINGS = settings(max_examples=20, deadline=None,
+                     suppress_health_check=[HealthCheck.too_slow])
+
+
+@_SETTINGS
+@given(st.sampled_from(["fast", "clip", "wrap", "nan"]),
+       st.sampled_from([0, 1, -1]),
+       st.sampled_from(["int32", "int64", "uint8"]),
+       st.sampled_from(['("m",)', '(2, "m")', "()", "(0,)"]))
+def test_take_in_every_mode(mode, axis, index_dtype, index_shape):
+    # Random indices are mostly out of range: "fast" traps on both sides.
+    text = module(f'x: R.Tensor(("n", 4), "float32"), i: R.Tensor({index_shape}, '
+                  f'"{index_dtype}")', f'y = R.take(x, i, axis={axis}, mode="{mode}")')
+    check_lowered(text, "relax.take")
+
+
+@_SETTINGS
+@given(st.sampled_from(["fast", "clip", "wrap"]), st.sampled_from([0, 1]))
+def test_take_of_in_range_indices(mode, axis):
+    # floor_mod by the length puts every index in range, so "fast" computes values.
+    text = module('x: R.Tensor((4, 4), "int32"), i: R.Tensor(("m", 3), "int64")',
+                  f'''k = R.floor_mod(i, R.const(4, "int64"))
+y = R.take(x, k, axis={axis}, mode="{mode}")''')
+    check_lowered(text, "relax.take")
+
+
+def test_take_of_a_prim_index_and_axis_none():
+    text = module('x: R.Tensor(("n",), "float32"), j: R.Tensor((5,), "int64")',
+                  '''a = R.take(x, R.prim_value(T.int64(2)), mode="clip")
+b = R.take(x, j, axis=None, mode="wrap")
+y = (a, b)''')
+    check_lowered(text, "relax.take")
+
+
+def _run(text: str, *args):
+    mod = relax_ref.check(relax_ref.from_source(text))
+    out = legalize_ops(mod)
+    return [relax_ref.run(m, *args) for m in (mod, out)]
+
+
+def test_take_out_of_range_traps_in_the_lowered_code_too():
+    text = module('x: R.Tensor((3, 2), "float32"), i: R.Tensor((1,), "int64")',
+                  "y = R.take(x, i, axis=0)")
+    x = np.zeros((3, 2), "float32")
+    for mod in (relax_ref.check(relax_ref.from_source(text)),
+                legalize_ops(relax_ref.check(relax_ref.from_source(text)))):
+        with pytest.raises(RuntimeCheckError) as err:
+            relax_ref.run(mod, x, np.array([3], "int64"))
+        assert err.value.check == "index_out_of_bounds"
+
+
+def test_take_with_an_empty_result_uses_no_index():
+    # x has no columns: nothing is read, so the bad index 7 does not trap (EXEC-index-take-1).
+    text = module('x: R.Tensor((3, 0), "float32"), i: R.Tensor((1,), "int64")',
+                  "y = R.take(x, i, axis=0)")
+    before, after = _run(text, np.zeros((3, 0), "float32"), np.array([7], "int64"))
+    assert before.shape == after.shape == (1, 0)
+
+
+def test_take_of_uint64_indices_with_clip_stays():
+    text = module('x: R.Tensor((4,), "float32"), i: R.Tensor((2,), "uint64")',
+                  'y = R.take(x, i, axis=0, mode="clip")')
+    check_lowered(text, "relax.take", lowered=False)
+
+
+_BOUND = st.integers(-12, 12)
+
+
+@_SETTINGS
+@given(st.lists(st.tuples(st.sampled_from([0, 1]), _BOUND, _BOUND,
+                          st.sampled_from([1, 2, 3, -1, -2])),
+                min_size=1, max_size=2, unique_by=lambda t: t[0]),
+       st.booleans())
+def test_strided_slice_with_python_slicing(slices, with_strides):
+    if not with_strides:
+        slices = [(a, b, e, 1) for a, b, e, _ in slices]
+    axes, begin, end, strides = ([s[k] for s in slices] for k in range(4))
+    tail = f", {tuple(strides)}" if with_strides else ""
+    text = module('x: R.Tensor(("n", 10), "float32")',
+                  f"y = R.strided_slice(x, {tuple(axes)}, {tuple(begin)}, {tuple(end)}{tail})")
+    check_lowered(text, "relax.strided_slice")
+
+
+@_SETTINGS
+@given(st.integers(-3, 3), st.integers(-3, 3), st.sampled_from([1, 2, -1]))
+def test_strided_slice_with_symbolic_bounds(begin_offset, end_offset, stride):
+    # Bounds that use the dimension n and an R.Prim k, with their signs unknown.
+    text = module('x: R.Tensor(("n", 3), "float32"), b: R.Prim(value="k")',
+                  f'''n = T.int64()
+k = T.int64()
+y = R.strided_slice(x, (0,), (k + {begin_offset},), (n + {end_offset},), ({stride},))''')
+    check_lowered(text, "relax.strided_slice")
+
+
+@_SETTINGS
+@given(st.integers(0, 4), st.integers(0, 3), st.sampled_from([1, 2, 3]))
+def test_strided_slice_assume_inbound(begin, length, stride):
+    # Reads past n (small n) trap on both sides; none is read when n's axis is 0 long.
+    end = begin + length * stride
+    text = module('x: R.Tensor(("n", "m"), "float32")',
+                  f"y = R.strided_slice(x, (0,), ({begin},), ({end},), ({stride},), "
+                  f"assume_inbound=True)")
+    check_lowered(text, "relax.strided_slice")
+
+
+def test_strided_slice_assume_inbound_of_a_symbolic_begin():
+    text = module('x: R.Tensor(("n", 10), "float32"), b: R.Prim(value="k")',
+                  '''k = T.int64()
+y = R.strided_slice(x, (0,), (k,), (k + 3,), assume_inbound=True)''')
+    check_lowered(text, "relax.strided_slice")
+
+
+def test_strided_slice_assume_inbound_of_a_maybe_negative_length_stays():
+    # n - 2 elements: negative for n < 2, where the op traps.
+    text = module('x: R.Tensor(("n", 2), "float32")',
+                  '''n = T.int64()
+y = R.strided_slice(x, (0,), (1,), (n - 1,), assume_inbound=True)''')
+    check_lowered(text, "relax.strided_slice", lowered=False)
+
+
+def test_dynamic_strided_slice_stays():
+    # Its result's lengths are known only at run time (SI-index-dslice-2).
+    text = module('x: R.Tensor((4, 5), "float32"), b: R.Tensor((2,), "int64")',
+                  "y = R.dynamic_strided_slice(x, b, b, b)")
+    check_lowered(text, "relax.dynamic_strided_slice", lowered=False)
