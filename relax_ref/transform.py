@@ -18,10 +18,10 @@ from relax_ref.passes.registry import Pass, all_passes, get_pass
 
 __all__ = [
     "BindParams", "BindSymbolicVars", "CanonicalizeBindings", "ConvertToDataflow",
-    "DeadCodeElimination", "EliminateCommonSubexpr", "FoldConstant", "InlinePrivateFunctions",
-    "LambdaLift", "LegalizeOps", "Normalize", "RemovePurityChecking", "RemoveUnusedOutputs",
-    "RemoveUnusedParameters", "ToNonDataflow", "TopologicalSort", "Sequential", "build_pass",
-    "pass_options",
+    "DeadCodeElimination", "DispatchSortScan", "EliminateCommonSubexpr", "FoldConstant",
+    "InlinePrivateFunctions", "LambdaLift", "LegalizeOps", "Normalize", "RemovePurityChecking",
+    "RemoveUnusedOutputs", "RemoveUnusedParameters", "ToNonDataflow", "TopologicalSort",
+    "Sequential", "build_pass", "pass_options",
 ]
 
 
@@ -89,6 +89,12 @@ def TopologicalSort(order: str = "depth-first", direction: str = "from-inputs") 
 def CanonicalizeBindings() -> Pass:
     """Replace trivial re-bindings by their source, simplify redundant match_casts."""
     return get_pass("CanonicalizeBindings")
+
+
+def DispatchSortScan() -> Pass:
+    """sort/argsort/topk to sorting library calls, cumsum/cumprod to serial scans (TVM's
+    ``relax.backend.DispatchSortScan``; run before LegalizeOps)."""
+    return get_pass("DispatchSortScan")
 
 
 def FoldConstant() -> Pass:

@@ -17,7 +17,7 @@ from typing import Callable
 
 import numpy as np
 
-from relax_ref.values import PrimScalar, ShapeValue, describe_value
+from relax_ref.values import PrimScalar, ShapeValue, StringValue, describe_value
 
 
 @dataclass(frozen=True)
@@ -84,3 +84,69 @@ def _tuple_getitem(t: tuple, i: PrimScalar):
 @register_packed("vm.builtin.make_tuple")
 def _make_tuple(*values):
     return tuple(values)
+
+
+
+# -- what DispatchSortScan calls (spec/passes.md, PASS-dispatch-2) -------------------------------
+# Destination-passing: the data, TVM's scalar arguments (``is_ascend`` as TVM's kernels take
+# it, the opposite of the ops' ``descending``), then the output tensors, filled in place.
+# Each runs its op's own NumPy semantics (the OpDef's ``compute``: ops/search.py,
+# EXEC-search-sort-1 and EXEC-search-topk-1, where stability, ties, NaN placement and
+# k > n are defined), so the lowered call computes exactly what the op computes.
+
+def _scalar(v):
+    return v.value if isinstance(v, (PrimScalar, StringValue)) else v
+
+
+def _op_compute(op: str, data: np.ndarray, **attrs):
+    from relax_ref.ir.relax import Attrs
+    from relax_ref.ops.registry import lookup
+
+    return lookup(op).compute(Attrs.of(attrs), data)
+
+
+def _fill(out, value: np.ndarray, what: str) -> None:
+    if not isinstance(out, np.ndarray) or out.shape != value.shape \
+            or out.dtype != value.dtype:
+        raise ValueError(f"{what}: the output is {describe_value(out)}, expected "
+                         f"{value.dtype} of shape {value.shape}")
+    out[...] = value
+
+
+def _dtype_of(out) -> object:
+    from relax_ref.ir.numpy_dtype import dtype_of_numpy
+
+    if not isinstance(out, np.ndarray):
+        raise ValueError(f"an output tensor expected, found {describe_value(out)}")
+    return dtype_of_numpy(out.dtype)
+
+
+@register_packed("relax_ref.sort.sort", dps=True)
+def _packed_sort(data, axis, is_ascend, out) -> None:
+    """``relax.sort`` of ``data`` along ``axis`` into ``out``."""
+    value = _op_compute("relax.sort", data, axis=int(_scalar(axis)),
+                        descending=not _scalar(is_ascend))
+    _fill(out, value, "sort")
+
+
+@register_packed("relax_ref.sort.argsort", dps=True)
+def _packed_argsort(data, axis, is_ascend, out) -> None:
+    """``relax.argsort`` of ``data`` along ``axis`` into ``out`` (of the indices' dtype)."""
+    value = _op_compute("relax.argsort", data, axis=int(_scalar(axis)),
+                        descending=not _scalar(is_ascend), dtype=_dtype_of(out))
+    _fill(out, value, "argsort")
+
+
+@register_packed("relax_ref.sort.topk", dps=True)
+def _packed_topk(data, k, axis, ret_type, is_ascend, *outs) -> None:
+    """``relax.topk``: ``outs`` are the values and/or indices, as ``ret_type`` says."""
+    ret = _scalar(ret_type)
+    if ret not in ("both", "values", "indices") or len(outs) != (2 if ret == "both" else 1):
+        raise ValueError(f"topk with ret_type {ret!r} and {len(outs)} outputs")
+    index_dtype = _dtype_of(outs[-1]) if ret != "values" else None
+    value = _op_compute("relax.topk", data, k=int(_scalar(k)), axis=int(_scalar(axis)),
+                        ret_type=ret, largest=not _scalar(is_ascend),
+                        dtype=index_dtype if index_dtype is not None else _dtype_of(outs[0]))
+    values = value if isinstance(value, tuple) else (value,)
+    for out, v in zip(outs, values):
+        _fill(out, v, "topk")
