@@ -223,3 +223,13 @@ def test_lowered_names_follow_topi():
                  'T.sblock("T_transpose")', "def concatenate(", 'T.sblock("T_concat")',
                  "def split(", 'T.sblock("T_split_sections_1")'):
         assert name in script, name
+
+
+def test_concat_of_a_tuple_variable_and_split_pieces_used_later():
+    text = module('x: R.Tensor(("n", 4), "float32"), z: R.Tensor((2, 4), "float32")',
+                  '''t = (x, z)
+c = R.concat(t, axis=0)
+s = R.split(c, [1, 3], axis=0)
+y = R.add(s[0], R.sum(s[2], axis=0, keepdims=True))''')
+    check_lowered(text, "relax.concat")
+    check_lowered(text, "relax.split")
