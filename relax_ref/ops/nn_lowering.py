@@ -179,23 +179,50 @@ def legalize_conv(ctx, nsp: int):
                     te.const(0, x.dtype))
     rc = te.reduce_axis(k["I"], "rc")
     rk = [te.reduce_axis(k[c], f"r{c.lower()}") for c in sp]
-    out_per_group = k["O"] if groups == 1 else P.FloorDiv(k["O"], _i64(groups), INT64)
+    name = f"conv{nsp}d_{ol.lower()}"
 
-    def formula(*idx):
-        o = by_letter(ol, idx)
-        chan = rc.var if groups == 1 else \
-            add(mul(P.FloorDiv(o["C"], out_per_group, INT64), k["I"]), rc.var)
-        xi = {"N": o["N"], "C": chan}
-        wi = {"O": o["C"], "I": rc.var}
-        for c, r, s, dil in zip(sp, rk, strides, dilation):
-            xi[c] = add(mul(o[c], s), mul(r.var, dil))
+    def window_sum(n, g, o, spatial):
+        """The sum for batch n, output channel o of group g (None: groups == 1)."""
+        xi = {"N": n, "C": rc.var if g is None else add(mul(g, k["I"]), rc.var)}
+        wi = {"O": o, "I": rc.var}
+        for c, r, s, dil, y in zip(sp, rk, strides, dilation, spatial):
+            xi[c] = add(mul(y, s), mul(r.var, dil))
             wi[c] = r.var
         return te.sum(te.cast(acc, pad[at(dl, xi)]) * te.cast(acc, w[at(kl, wi)]),
                       axis=[rc, *rk])
-    out = te.compute(out_shape, formula, name=f"conv{nsp}d_{ol.lower()}",
-                     axis_prefix="ax")
-    out = zero_if_empty(out, [k["I"], *(k[c] for c in sp)])
-    return ctx.call_te(cast_stage(out, out_dtype), f"conv{nsp}d")
+
+    if groups == 1:
+        def formula(*idx):
+            o = by_letter(ol, idx)
+            return window_sum(o["N"], None, o["C"], [o[c] for c in sp])
+        out = te.compute(out_shape, formula, name=name, axis_prefix="ax")
+        out = zero_if_empty(out, [k["I"], *(k[c] for c in sp)])
+        return ctx.call_te(cast_stage(out, out_dtype), f"conv{nsp}d")
+    # Grouped: the sum over (N, G, O / G, spatial...), where every index is affine (the
+    # vectorized path contracts it, batched over the groups), then the output in
+    # out_layout reads channel o at (o // (O / G), o % (O / G)).
+    per_group = _const_div(k["O"], groups)
+    o_pos = {c: ol.index(c) for c in ol}
+    grouped_shape = [out_shape[o_pos["N"]], _i64(groups), per_group] + \
+        [out_shape[o_pos[c]] for c in sp]
+    grouped = te.compute(grouped_shape, lambda n, g, og, *y: window_sum(
+        n, g, add(mul(g, per_group), og), y), name=f"{name}_grouped", axis_prefix="ax")
+    grouped = zero_if_empty(grouped, [k["I"], *(k[c] for c in sp)])
+
+    def place(*idx):
+        o = by_letter(ol, idx)
+        g = P.FloorDiv(o["C"], per_group, INT64)
+        og = P.FloorMod(o["C"], per_group, INT64)
+        return te.cast(out_dtype, grouped[(o["N"], g, og, *(o[c] for c in sp))])
+    return ctx.call_te(te.compute(out_shape, place, name=name, axis_prefix="ax"),
+                       f"conv{nsp}d")
+
+
+def _const_div(a: P.PrimExpr, b: int) -> P.PrimExpr:
+    """``a // b``, folded when ``a`` is a constant."""
+    if isinstance(a, P.IntImm):
+        return _i64(a.value // b)
+    return P.FloorDiv(a, _i64(b), INT64)
 
 
 # -- pools (TE-leg-nn-2) --------------------------------------------------------------------
