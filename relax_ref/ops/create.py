@@ -13,15 +13,17 @@ import math
 
 import numpy as np
 
+from relax_ref import te
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.dtype import BOOL, FLOAT32, INT64, DataType
+from relax_ref.ir.dtype import BOOL, FLOAT32, INT64, DataType, parse_dtype
 from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import OpRuntimeError, cast_value, int_const, prim_arg, shape_values_of, tensor_arg
 from .registry import Attr, DeduceContext, OpDef, Operand, register, to_dtype
 
 FAMILY = "create"
+UINT64 = parse_dtype("uint64")
 
 
 # -- shared pieces ---------------------------------------------------------------------------
@@ -232,10 +234,12 @@ def bind_arange(args: dict) -> dict:
 
 
 def _prim_number(e: P.PrimExpr | None):
+    """A constant's value as the program holds it: a float rounded to its dtype (a
+    ``T.float32(3.2)`` is 3.2000000476837..., the value the run-time length uses)."""
     if isinstance(e, P.IntImm):
         return bool(e.value) if e.dtype.is_bool else e.value
     if isinstance(e, P.FloatImm):
-        return e.value
+        return float(np.asarray(e.value).astype(numpy_dtype(e.dtype)))
     return None
 
 
@@ -311,6 +315,100 @@ def _trilu(np_fn):
     return compute
 
 
+# -- legalization (spec/ops/create.md "Lowering", TE-leg-create-*) ----------------------------
+
+def _fill_stage(ctx, value_of, name: str):
+    """One stage over the result shape (its symbolic dimensions become ``tir_vars``)."""
+    return te.compute(ctx.result_shape(), value_of, name=name, axis_prefix="ax")
+
+
+def _legalize_full(ctx):
+    """TE-leg-create-1: the fill value (a 0-d placeholder) cast to the result dtype."""
+    fill = ctx.tensor(1)
+    dtype = ctx.result_sinfo.dtype
+    return ctx.call_te(_fill_stage(ctx, lambda *i: te.cast(dtype, fill[()]), "T_full"),
+                       _short(ctx))
+
+
+def _legalize_constant(value: int):
+    def legalize(ctx):
+        """TE-leg-create-1: the constant in the result dtype."""
+        c = te.const(value, ctx.result_sinfo.dtype)
+        return ctx.call_te(_fill_stage(ctx, lambda *i: c, "T_full"), _short(ctx))
+    return legalize
+
+
+def _short(ctx) -> str:
+    return ctx.op_name.rsplit(".", 1)[-1]
+
+
+def _prim_operand(ctx, i: int) -> P.PrimExpr:
+    """``R.Prim`` operand ``i`` (TE-leg-create-1). A symbolic value is passed to the
+    PrimFunc in ``tir_vars``, a shape, which traps on a negative value where the op
+    does not: it is lowered only when each of its variables is a dimension of a tensor
+    operand (so not negative); otherwise the call stays."""
+    value = ctx.prim(i)
+    dims: set = set()
+    for s in ctx.arg_sinfo:
+        if isinstance(s, si.TensorStructInfo) and s.shape is not None:
+            for d in s.shape:
+                dims.update(P.free_vars(d))
+    if any(v not in dims for v in P.free_vars(value)):
+        raise ctx.decline(f"operand {i} may be negative at run time")
+    return value
+
+
+def _int_operand(ctx, i: int) -> P.PrimExpr:
+    """An integer ``R.Prim`` operand as int64. A bool (which the run-time check rejects,
+    ``invalid_value``) or a uint64 (which int64 cannot hold) declines."""
+    value = _prim_operand(ctx, i)
+    if value.dtype.is_bool or value.dtype == UINT64:
+        raise ctx.decline(f"operand {i} is {value.dtype}")
+    return te.cast(INT64, value)
+
+
+def _legalize_eye(ctx):
+    """TE-leg-create-2: 1 where ``j - i == k``, else 0."""
+    if ctx.op_name == "relax.eye":
+        _int_operand(ctx, 0), _int_operand(ctx, 1)  # sizes: constants (checked >= 0)
+    k = _int_operand(ctx, 2 if ctx.op_name == "relax.eye" else 1)
+    dtype = ctx.result_sinfo.dtype
+    one, zero = te.const(1, dtype), te.const(0, dtype)
+    out = te.compute(ctx.result_shape(), lambda i, j: te.select(
+        P.EQ(j - i, k, BOOL), one, zero), name="eye")
+    return ctx.call_te(out, _short(ctx))
+
+
+def _legalize_arange(ctx):
+    """TE-leg-create-3: element ``i`` is ``start + step * i`` in the result dtype
+    (EXEC-create-arange-1), over the deduced length; a result of unknown length is not
+    lowered (PASS-legalize-2)."""
+    dtype = ctx.result_sinfo.dtype
+    if dtype.is_bool:
+        raise ctx.decline("a bool arange")
+    start, _, step = (te.cast(dtype, _prim_operand(ctx, i)) for i in range(3))
+    out = te.compute(ctx.result_shape(), lambda ax0: start + step * te.cast(dtype, ax0),
+                     name="T_arange")
+    return ctx.call_te(out, "arange")
+
+
+def _legalize_trilu(lower: bool):
+    def legalize(ctx):
+        """TE-leg-create-4: over the last two axes, ``x`` where ``j - i <= k`` (tril)
+        or ``>= k`` (triu), else 0."""
+        x = ctx.tensor(0)
+        k = _int_operand(ctx, 1)
+        zero = te.const(0, x.dtype)
+
+        def formula(*idx):
+            diff = idx[-1] - idx[-2]
+            keep = P.LE(diff, k, BOOL) if lower else P.GE(diff, k, BOOL)
+            return te.select(keep, x[idx], zero)
+        out = te.compute(x.shape, formula, name="trilu", axis_prefix="i")
+        return ctx.call_te(out, _short(ctx))
+    return legalize
+
+
 # -- registration ------------------------------------------------------------------------------
 
 def _register_all() -> None:
@@ -320,27 +418,27 @@ def _register_all() -> None:
 
     opt_dtype = (Attr("dtype", None, to_dtype),)
     op("full", (Operand("shape", "shape"), Operand("fill_value")), opt_dtype, deduce_full,
-       _full, "SI-create-full-1")
+       _full, "SI-create-full-1", legalize=_legalize_full)
     op("full_like", (Operand("x"), Operand("fill_value")), opt_dtype, deduce_full_like,
-       _full_like, "SI-create-full_like-1")
+       _full_like, "SI-create-full_like-1", legalize=_legalize_full)
     for name, value in (("ones", 1), ("zeros", 0)):
         create, create_like = _constant(value)
         op(name, (Operand("shape", "shape"),), (Attr("dtype", convert=to_dtype),),
-           deduce_ones_zeros, create, "SI-create-ones-1")
+           deduce_ones_zeros, create, "SI-create-ones-1", legalize=_legalize_constant(value))
         op(f"{name}_like", (Operand("x"),), opt_dtype, deduce_like, create_like,
-           "SI-create-full_like-1")
+           "SI-create-full_like-1", legalize=_legalize_constant(value))
     op("eye", (Operand("n", "prim"), Operand("m", "prim"), Operand("k", "prim", default=0)),
        (Attr("dtype", "float32", to_dtype),), deduce_eye, _eye, "SI-create-eye-1",
-       bind=bind_eye)
+       bind=bind_eye, legalize=_legalize_eye)
     op("eye_like", (Operand("x"), Operand("k", "prim", default=0)), opt_dtype, deduce_eye_like,
-       _eye_like, "SI-create-eye-2")
+       _eye_like, "SI-create-eye-2", legalize=_legalize_eye)
     op("arange", (Operand("start", "prim"), Operand("end", "prim"),
                   Operand("step", "prim", default=1)), opt_dtype, deduce_arange, _arange,
-       "SI-create-arange-1", bind=bind_arange)
+       "SI-create-arange-1", bind=bind_arange, legalize=_legalize_arange)
     op("tril", (Operand("x"), Operand("k", "prim", default=0)), (), deduce_trilu,
-       _trilu(np.tril), "SI-create-trilu-1")
+       _trilu(np.tril), "SI-create-trilu-1", legalize=_legalize_trilu(True))
     op("triu", (Operand("x"), Operand("k", "prim", default=0)), (), deduce_trilu,
-       _trilu(np.triu), "SI-create-trilu-1")
+       _trilu(np.triu), "SI-create-trilu-1", legalize=_legalize_trilu(False))
 
 
 _register_all()
