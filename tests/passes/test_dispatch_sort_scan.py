@@ -66,7 +66,7 @@ def test_topk(shape, k, largest, ret_type, dtype, index_dtype):
        st.sampled_from([None, 0, -1, 1]), st.booleans(),
        st.sampled_from([("float32", None), ("int32", None), ("int8", "int8"),
                         ("int32", "int64"), ("float16", "float32"), ("bool", "int32"),
-                        ("float32", "int32")]))
+                        ("int64", "float16"), ("bfloat16", None)]))
 def test_scans(name, shape, axis, exclusive, dtypes):
     ndim = 0 if shape == "()" else _ndim(shape)
     if axis is not None and not -ndim <= axis < ndim:
@@ -136,9 +136,12 @@ def test_scan_prim_func_is_shared_and_named_after_the_op():
 
 
 def test_what_stays():
-    """PASS-dispatch-1: unknown shapes and bool scans stay; other ops are not touched."""
-    text = module('x: R.Tensor(ndim=2, dtype="float32"), b: R.Tensor((3,), "bool")',
-                  "y = (R.sort(x), R.cumsum(x, axis=0), R.cumsum(b), R.add(x, x))")
+    """PASS-dispatch-1: unknown shapes, bool scans and float-to-integer scans stay; other
+    ops are not touched."""
+    text = module('x: R.Tensor(ndim=2, dtype="float32"), b: R.Tensor((3,), "bool"), '
+                  'f: R.Tensor((3,), "float32")',
+                  """y = (R.sort(x), R.cumsum(x, axis=0), R.cumsum(b), R.add(x, x),
+     R.cumsum(f, dtype="uint8"))""")
     mod = relax_ref.check(relax_ref.from_source(text))
     out = dispatch_sort_scan(mod)
     for op in ("relax.sort", "relax.cumsum", "relax.add"):
