@@ -84,10 +84,12 @@ def _result_tensor(ctx) -> tuple[P.PrimExpr, ...]:
 
 def reshape_stage(ctx, x: te.Tensor, out_shape: Sequence[P.PrimExpr]) -> te.Tensor:
     """``T_reshape``: the element at the output's row-major position ``l`` is x's at
-    position ``l`` (TE-leg-manip-1). The element counts must be provably equal (the op
-    checks them at run time, EXEC-manip-reshape-1)."""
+    position ``l`` (TE-leg-manip-1). The element counts must be provably equal and every
+    target dimension provably non-negative (the op checks both at run time,
+    EXEC-manip-reshape-1)."""
     old, new = shape_product(x.shape), shape_product(out_shape)
-    if not provable(P.EQ(old, new, BOOL)):
+    if not provable(P.EQ(old, new, BOOL)) or not all(
+            provable(P.GE(d, _i64(0), BOOL)) for d in out_shape):
         raise ctx.decline("the element counts are not provably equal")
     return te.compute(out_shape, lambda *i: x[unravel(linear_index(i, out_shape), x.shape)],
                       name="T_reshape", axis_prefix="ax")
