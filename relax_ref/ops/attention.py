@@ -14,11 +14,11 @@ from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import (
     OpRuntimeError, common_dtype, expr_text, int_const, lowest_value, provably_ne, quiet,
-    same_expr, tensor_arg, working_dtype,
+    same_expr, tensor_arg,
 )
 from .nn import provably_indivisible
 from .nn_lowering import (
-    acc_dtype, add, cast_stage, proved_divides, proved_eq, zero_if_empty,
+    add, cast_stage, proved_divides, proved_eq, zero_if_empty,
 )
 from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_float, to_int
 
@@ -134,12 +134,22 @@ def attention_mask(seq_q: int, seq_kv: int, causal_mask: str | None,
     return visible
 
 
+def attention_dtype(dtype: np.dtype) -> np.dtype:
+    """EXEC-nn-attention-1: the dtype attention computes in: float32 for floats narrower
+    than 32 bits (float16, bfloat16, float8; rounded once at the end), else the dtype.
+    (NumPy's float16 ``matmul`` and ``sum`` round at places of their own choosing.)"""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "V" or (dtype.kind == "f" and dtype.itemsize < 4):
+        return np.dtype(np.float32)
+    return dtype
+
+
 @quiet
 def _attention(attrs, q, k, v, bias=None):
     """EXEC-nn-attention-1..2: ``softmax(Q K^T * scale + bias) V`` per batch and query
     head, query head ``h`` reading key/value head ``h // (H / Hk)``; ``scale`` None means
     ``1 / sqrt(D)``; masked keys get weight 0 (a row that sees no key is NaN). Computed
-    in the dtype."""
+    in ``attention_dtype``."""
     rule = "EXEC-nn-attention-1"
     for name, t in (("query", q), ("key", k), ("value", v)):
         if t.ndim != 4:
@@ -152,7 +162,7 @@ def _attention(attrs, q, k, v, bias=None):
         raise OpRuntimeError("shape_mismatch", f"query {q.shape}, key {k.shape} and value "
                              f"{v.shape} do not agree", rule=rule)
     skv = k.shape[1]
-    dt = working_dtype(q.dtype)
+    dt = attention_dtype(q.dtype)
     qt = q.astype(dt).transpose(0, 2, 1, 3)
     kt = np.repeat(k.astype(dt).transpose(0, 2, 1, 3), h // hk if hk else 1, axis=1)
     vt = np.repeat(v.astype(dt).transpose(0, 2, 1, 3), h // hv if hv else 1, axis=1)
@@ -193,8 +203,8 @@ def _legalize_attention(ctx):
     the exponentials (zero where masked), their sum, the weights ``e / sum`` and the sum
     of weights times values, written as ``(B, Sq, H, Dv)``. Declines unless the operands'
     batch sizes, lengths and head counts provably agree (the op's run-time checks) and
-    the bias's broadcast is decided at compile time (TE-leg-3). 16-bit floats sum the two
-    products in float32, rounded once, as NumPy's ``matmul`` does."""
+    the bias's broadcast is decided at compile time (TE-leg-3). Computed in
+    ``attention_dtype`` (float32 for 16-bit floats), then a cast stage."""
     q, k, v = ctx.tensor(0, "query"), ctx.tensor(1, "key"), ctx.tensor(2, "value")
     bias = ctx.tensor(3, "bias") if len(ctx.args) > 3 else None
     b, sq, h, d = q.shape
@@ -203,8 +213,7 @@ def _legalize_attention(ctx):
              proved_eq(v.shape[1], skv), proved_divides(h, hk), proved_divides(h, hv)]
     if not all(agree):
         raise ctx.decline("the attention operands do not provably agree")
-    dt = acc_dtype(q.dtype)
-    prod_dt = FLOAT32 if numpy_dtype(dt).itemsize < 4 else dt
+    dt = FLOAT32 if attention_dtype(numpy_dtype(q.dtype)) == np.float32 else q.dtype
 
     def head(heads, hh):
         if same_expr(heads, h):
@@ -213,7 +222,7 @@ def _legalize_attention(ctx):
 
     rd = te.reduce_axis(d, "rd")
     score = te.compute((b, h, sq, skv), lambda bb, hh, i, j: te.sum(
-        te.cast(prod_dt, q[bb, i, hh, rd]) * te.cast(prod_dt, k[bb, j, head(hk, hh), rd]),
+        te.cast(dt, q[bb, i, hh, rd]) * te.cast(dt, k[bb, j, head(hk, hh), rd]),
         axis=rd), name="T_score")
     score = zero_if_empty(score, [d])
     scale = ctx.attr("scale")
@@ -251,7 +260,7 @@ def _legalize_attention(ctx):
         exps[bb, hh, i, j], total[bb, hh, i]), name="T_softmax")
     rv = te.reduce_axis(skv, "rv")
     out = te.compute((b, sq, h, dv), lambda bb, i, hh, e: te.sum(
-        te.cast(prod_dt, weights[bb, hh, i, rv]) * te.cast(prod_dt, v[bb, rv, head(hv, hh), e]),
+        te.cast(dt, weights[bb, hh, i, rv]) * te.cast(dt, v[bb, rv, head(hv, hh), e]),
         axis=rv), name="T_attention")
     out = zero_if_empty(out, [skv])
     return ctx.call_te(cast_stage(out, q.dtype), ctx.op_name.split(".")[-1])

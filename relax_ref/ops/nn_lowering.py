@@ -181,7 +181,7 @@ def legalize_conv(ctx, nsp: int):
     rk = [te.reduce_axis(k[c], f"r{c.lower()}") for c in sp]
     name = f"conv{nsp}d_{ol.lower()}"
 
-    def window_sum(n, g, o, spatial):
+    def conv_sum(n, g, o, spatial):
         """The sum for batch n, output channel o of group g (None: groups == 1)."""
         xi = {"N": n, "C": rc.var if g is None else add(mul(g, k["I"]), rc.var)}
         wi = {"O": o, "I": rc.var}
@@ -194,7 +194,7 @@ def legalize_conv(ctx, nsp: int):
     if groups == 1:
         def formula(*idx):
             o = by_letter(ol, idx)
-            return window_sum(o["N"], None, o["C"], [o[c] for c in sp])
+            return conv_sum(o["N"], None, o["C"], [o[c] for c in sp])
         out = te.compute(out_shape, formula, name=name, axis_prefix="ax")
         out = zero_if_empty(out, [k["I"], *(k[c] for c in sp)])
         return ctx.call_te(cast_stage(out, out_dtype), f"conv{nsp}d")
@@ -205,7 +205,7 @@ def legalize_conv(ctx, nsp: int):
     o_pos = {c: ol.index(c) for c in ol}
     grouped_shape = [out_shape[o_pos["N"]], _i64(groups), per_group] + \
         [out_shape[o_pos[c]] for c in sp]
-    grouped = te.compute(grouped_shape, lambda n, g, og, *y: window_sum(
+    grouped = te.compute(grouped_shape, lambda n, g, og, *y: conv_sum(
         n, g, add(mul(g, per_group), og), y), name=f"{name}_grouped", axis_prefix="ax")
     grouped = zero_if_empty(grouped, [k["I"], *(k[c] for c in sp)])
 
