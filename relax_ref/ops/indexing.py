@@ -368,12 +368,16 @@ def legalize_take(ctx):
     into ``[0, max(n - 1, 0)]`` ("clip"), taken modulo ``max(n, 1)`` ("wrap"; with
     ``n = 0`` both read position 0, out of bounds, as the op traps), or guarded by
     ``if_then_else`` with NaN outside ``[0, n)`` ("nan"). uint64 indices under "clip"
-    and "wrap" stay (above 2**63 they have no int64 value)."""
+    and "wrap" stay (above 2**63 they have no int64 value), as does an R.Prim index
+    whose variable is not a dimension of x (TE-leg-manip-8)."""
+    from .manipulate_lowering import nonnegative_vars
+
     x = ctx.tensor(0)
     mode = ctx.attr("mode")
     s = ctx.arg_sinfo[1]
     if isinstance(s, si.PrimStructInfo):
         value = ctx.prim(1)
+        nonnegative_vars(ctx, [value], x.shape)
         dtype, ind_ndim = value.dtype, 0
         raw = lambda j: value  # noqa: E731
     else:
@@ -423,13 +427,15 @@ def legalize_strided_slice(ctx):
     ``start`` is the canonical begin (``_canonical_index``, the rule of SI-index-slice-5)
     and the length the deduced one; under ``assume_inbound`` the begin as given, so a
     read out of bounds traps as the op does. There a length not provably non-negative
-    declines (the op traps on a negative one)."""
-    from .manipulate_lowering import provable
+    declines (the op traps on a negative one). Bounds may use only variables that are
+    dimensions of x (TE-leg-manip-8)."""
+    from .manipulate_lowering import nonnegative_vars, provable
 
     x = ctx.tensor(0)
     out_shape = ctx.result_shape()
     axes = [int_const(a) for a in _tuple_values(ctx, 1)]
     begin, end = _tuple_values(ctx, 2), _tuple_values(ctx, 3)
+    nonnegative_vars(ctx, begin + end, x.shape)
     strides = (_tuple_values(ctx, 4) if len(ctx.args) > 4
                else [P.IntImm(1, INT64)] * len(axes))
     if any(a is None for a in axes) or any(int_const(s) is None for s in strides):
@@ -440,8 +446,7 @@ def legalize_strided_slice(ctx):
         a = a + x.ndim if a < 0 else a
         stride = int_const(s)
         if inbound:
-            if not provable(P.GE(out_shape[a], P.IntImm(0, INT64), BOOL),
-                            shape_vars_nonneg=False):
+            if not provable(P.GE(out_shape[a], P.IntImm(0, INT64), BOOL), nonneg=x.shape):
                 raise ctx.decline(f"the length on axis {a} is not provably non-negative")
             starts[a] = (b, stride)
         else:

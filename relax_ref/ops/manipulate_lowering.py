@@ -23,12 +23,32 @@ from .common import fold_add, fold_mul, int_const, shape_product
 
 # -- shared helpers --------------------------------------------------------------------------
 
-def provable(cond: P.PrimExpr, *, shape_vars_nonneg: bool = True) -> bool:
-    """Whether ``cond`` holds for every value of its variables (shape variables are
-    non-negative unless told otherwise)."""
+def provable(cond: P.PrimExpr, *, nonneg: Sequence[P.PrimExpr] | None = None) -> bool:
+    """Whether ``cond`` holds for every value of its variables: all of them non-negative
+    (SYM-assume-1), or, given ``nonneg``, only the bare variables among those."""
     from relax_ref.solver.analyzer import Analyzer
 
-    return Analyzer(shape_vars_nonneg=shape_vars_nonneg).can_prove(cond)
+    if nonneg is None:
+        return Analyzer().can_prove(cond)
+    analyzer = Analyzer(shape_vars_nonneg=False)
+    for d in nonneg:
+        if isinstance(d, P.Var):
+            analyzer.add_lower_bound(d, 0)
+    return analyzer.can_prove(cond)
+
+
+def nonnegative_vars(ctx, exprs: Sequence[P.PrimExpr],
+                     dims: Sequence[P.PrimExpr]) -> None:
+    """Declines unless every variable of ``exprs`` is one of ``dims`` written as a bare
+    variable (TE-leg-manip-8): such a variable is never negative at run time. Another
+    one (an ``R.Prim`` value) may be, and a PrimFunc takes it through ``tir_vars``, a
+    shape, which traps ``shape_mismatch`` on a negative value (EXEC-sym-1) where the op
+    would not."""
+    bare = {id(d) for d in dims if isinstance(d, P.Var)}
+    for e in exprs:
+        for v in P.free_vars(e):
+            if id(v) not in bare:
+                raise ctx.decline(f"{v.name} may be negative at run time")
 
 
 def _i64(v: int) -> P.IntImm:
@@ -316,8 +336,9 @@ def legalize_tile(ctx):
 def legalize_shape_to_tensor(ctx):
     """``shape_to_tensor[i]`` is dimension ``i`` of the shape, a chain of
     ``if_then_else`` over ``i`` (TE-leg-manip-7); symbolic dimensions are passed as
-    ``tir_vars``."""
+    ``tir_vars``, so each variable must be a dimension itself (TE-leg-manip-8)."""
     dims = ctx.shape(0)
+    nonnegative_vars(ctx, dims, dims)
 
     def formula(i):
         value: P.PrimExpr = _i64(0)

@@ -101,12 +101,21 @@ def test_strided_slice_with_python_slicing(slices, with_strides):
 @_SETTINGS
 @given(st.integers(-3, 3), st.integers(-3, 3), st.sampled_from([1, 2, -1]))
 def test_strided_slice_with_symbolic_bounds(begin_offset, end_offset, stride):
-    # Bounds that use the dimension n and an R.Prim k, with their signs unknown.
-    text = module('x: R.Tensor(("n", 3), "float32"), b: R.Prim(value="k")',
+    # Bounds that use the dimensions n and m, negative for small n and m.
+    text = module('x: R.Tensor(("n", "m"), "float32")',
                   f'''n = T.int64()
-k = T.int64()
-y = R.strided_slice(x, (0,), (k + {begin_offset},), (n + {end_offset},), ({stride},))''')
+m = T.int64()
+y = R.strided_slice(x, (0,), (m + {begin_offset},), (n + {end_offset},), ({stride},))''')
     check_lowered(text, "relax.strided_slice")
+
+
+def test_strided_slice_with_an_r_prim_bound_stays():
+    # k may be negative, and a PrimFunc could take it only through tir_vars, a shape
+    # that traps on a negative value where the op would not (TE-leg-manip-8).
+    text = module('x: R.Tensor(("n", 3), "float32"), b: R.Prim(value="k")',
+                  '''k = T.int64()
+y = R.strided_slice(x, (0,), (k,), (k + 2,))''')
+    check_lowered(text, "relax.strided_slice", lowered=False)
 
 
 @_SETTINGS
@@ -120,10 +129,11 @@ def test_strided_slice_assume_inbound(begin, length, stride):
     check_lowered(text, "relax.strided_slice")
 
 
-def test_strided_slice_assume_inbound_of_a_symbolic_begin():
-    text = module('x: R.Tensor(("n", 10), "float32"), b: R.Prim(value="k")',
-                  '''k = T.int64()
-y = R.strided_slice(x, (0,), (k,), (k + 3,), assume_inbound=True)''')
+def test_strided_slice_assume_inbound_of_symbolic_bounds():
+    # m:m + 2 on axis 0 of length n: the reads trap unless m + 2 <= n.
+    text = module('x: R.Tensor(("n", "m"), "float32")',
+                  '''m = T.int64()
+y = R.strided_slice(x, (0,), (m,), (m + 2,), assume_inbound=True)''')
     check_lowered(text, "relax.strided_slice")
 
 
