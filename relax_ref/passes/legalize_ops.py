@@ -314,16 +314,20 @@ def _call_key(name: str, fn, call: rx.Call, arg_sinfo) -> tuple | None:
 
 
 def _path(src: rx.Expr, call: rx.Call) -> tuple | None:
+    """Where ``src`` sits among the call's operands; None when nowhere, or in several
+    places (``R.matmul(x, x)``: which operand a placeholder came from is then unknown,
+    and a template would feed ``x`` twice to a later ``R.matmul(x, w)``)."""
+    found = []
     for i, a in enumerate(call.args):
         if src is a:
-            return ("arg", i)
+            found.append(("arg", i))
         if isinstance(a, rx.Tuple):
             for k, f in enumerate(a.fields):
                 if src is f:
-                    return ("field", i, k)
+                    found.append(("field", i, k))
         if isinstance(src, rx.TupleGetItem) and src.tuple_value is a:
-            return ("item", i, src.index)
-    return None
+            found.append(("item", i, src.index))
+    return found[0] if len(found) == 1 else None
 
 
 def _resolve(path: tuple, call: rx.Call) -> rx.Expr:

@@ -115,3 +115,11 @@ def test_outer_lowers(dtype, n, m):
     text = module(f'x: R.Tensor({_shape([n])}, "{dtype}"), w: R.Tensor({_shape([m])}, "{dtype}")',
                   "y = R.outer(x, w)")
     check_lowered(text, "relax.outer")
+
+
+def test_a_lowering_reused_for_another_call_takes_that_calls_operands():
+    # R.matmul(x, x) reads x twice; the next call of the same shapes must read x and w
+    # (PASS-legalize-6 reuses a lowering only where each operand's place is known).
+    text = module('x: R.Tensor((3, 3), "float32"), w: R.Tensor((3, 3), "float32")',
+                  "a = R.matmul(x, x)\ny = (a, R.matmul(x, w), R.matmul(w, x))")
+    check_lowered(text, "relax.matmul")
