@@ -194,7 +194,7 @@ def _attention(attrs, q, k, v, bias=None):
     return np.ascontiguousarray(out.transpose(0, 2, 1, 3))
 
 
-# -- lowering (spec/ops/nn.md TE-leg-nn-6) ----------------------------------------------------
+# -- lowering (spec/ops/nn.md TE-leg-nn-8) ----------------------------------------------------
 
 def _legalize_attention(ctx):
     """EXEC-nn-attention-1..2 as stages of one PrimFunc: the scores ``Q K^T`` (query head

@@ -96,18 +96,11 @@ def by_letter(letters: str, values: Sequence) -> dict[str, object]:
     return {c: v for c, v in zip(letters, values)}
 
 
-def acc_dtype(dtype: DataType) -> DataType:
-    """The dtype NumPy computes a ``dtype`` result in (``common.working_dtype``):
-    bfloat16 and the float8 kinds accumulate in float32."""
-    return FLOAT32 if numpy_dtype(dtype).kind == "V" else dtype
-
-
 def conv_acc_dtype(dtype: DataType) -> DataType:
     """``nn.conv_accumulator`` as a TIR dtype."""
     from .nn import conv_accumulator
 
-    return FLOAT32 if conv_accumulator(numpy_dtype(dtype)) == np.float32 and \
-        numpy_dtype(dtype) != np.float32 else dtype
+    return FLOAT32 if conv_accumulator(numpy_dtype(dtype)) != numpy_dtype(dtype) else dtype
 
 
 def cast_stage(t: te.Tensor, dtype: DataType, name: str = "compute") -> te.Tensor:
@@ -141,23 +134,20 @@ def pad_stage(x: te.Tensor, letters: str, before: dict[str, int], after: dict[st
     def formula(*idx):
         conds, src = [], []
         for c, i, d in zip(letters, idx, x.shape):
-            b = before.get(c, 0)
-            if b or after.get(c, 0):
-                conds += [le(b, i), lt(i, add(d, b))] if b else [lt(i, d)]
-                src.append(add(i, -b))
-            else:
-                src.append(i)
+            b, a = before.get(c, 0), after.get(c, 0)
+            conds += ([le(b, i)] if b else []) + ([lt(i, add(d, b))] if a else [])
+            src.append(add(i, -b))
         return te.if_then_else(te.all_of(*conds), x[tuple(src)], value)
     return te.compute(shape, formula, name=name)
 
 
-# -- convolutions (TE-leg-nn-1) -------------------------------------------------------------
+# -- convolutions (TE-leg-nn-3) -------------------------------------------------------------
 
 def legalize_conv(ctx, nsp: int):
     """conv1d/conv2d: ``pad_temp`` (the data padded with zeros, in the data layout), then
     one reduction over the group's input channels and the kernel window, computed in
     ``out_layout``. Operands are cast to the accumulation dtype inside the sum (the
-    output dtype; float32 for bfloat16/float8, then a cast stage)."""
+    output dtype; float32 for 16-bit floats, then a cast stage)."""
     from .nn import _CONV_LAYOUTS
 
     sp = _CONV_LAYOUTS[nsp][0][2:]
@@ -225,12 +215,11 @@ def _const_div(a: P.PrimExpr, b: int) -> P.PrimExpr:
     return P.FloorDiv(a, _i64(b), INT64)
 
 
-# -- pools (TE-leg-nn-2) --------------------------------------------------------------------
+# -- pools (TE-leg-nn-4, TE-leg-nn-5) ----------------------------------------------------------------
 
 def _pool_frame(ctx):
-    """The data, its layout letters and the output's, the H/W paddings (ceil mode's extra
-    trailing padding included) and the output shape; declines a call whose output might
-    be negative at run time."""
+    """The data, its layout letters and the output's, and the output shape; declines a
+    call whose output might be negative at run time (TE-leg-nn-1)."""
     from .nn import _layout_letters
 
     x = ctx.tensor(0, "data")
@@ -246,7 +235,7 @@ def legalize_pool2d(ctx, kind: str):
     """max_pool2d/avg_pool2d: ``pad_temp`` (padding: the lowest finite value for max,
     zero for avg; ceil mode adds ``stride - 1`` trailing cells as EXEC-nn-pool-1), a
     max or sum reduction over the window, then for avg the division by the
-    EXEC-nn-pool-2 count and for float max the NaN fix-up (TE-leg-nn-2)."""
+    EXEC-nn-pool-2 count and for float max the NaN fix-up (TE-leg-nn-4)."""
     x, letters, out_letters, out_shape = _pool_frame(ctx)
     pool, strides = ctx.attr("pool_size"), ctx.attr("strides")
     padding, dilation, ceil = ctx.attr("padding"), ctx.attr("dilation"), ctx.attr("ceil_mode")
@@ -324,8 +313,8 @@ def _propagate_nan(out: te.Tensor, window, extents, out_shape) -> te.Tensor:
 def legalize_adaptive_avg_pool2d(ctx):
     """Output cell ``i`` of an axis (input ``L``, output ``O``) sums the input over
     ``[floor(i*L/O), ceil((i+1)*L/O))`` (EXEC-nn-adaptive_pool-1): a sum over a fixed
-    window of ``L // O + 2`` cells (the longest such range; ``L`` when unknown) whose
-    cells past the range add zero, then the division by the range's size."""
+    window of ``L // O + 2`` cells (at least the longest such range; 1 when ``O`` is
+    ``L``) whose cells past the range add zero, then the division by the range's size."""
     x, letters, out_letters, out_shape = _pool_frame(ctx)
     sizes = {c: x.shape[letters.index(c)] for c in "HW"}
     outs = {c: out_shape[out_letters.index(c)] for c in "HW"}
@@ -366,7 +355,7 @@ def legalize_adaptive_avg_pool2d(ctx):
     return ctx.call_te(out, "adaptive_avg_pool2d")
 
 
-# -- pad and dropout (TE-leg-nn-3, TE-leg-nn-4) ---------------------------------------------
+# -- pad and dropout (TE-leg-nn-6) ---------------------------------------------------------
 
 def legalize_pad(ctx):
     """``constant``: ``pad_value`` (as NumPy converts it to the dtype) outside the input;
@@ -386,10 +375,11 @@ def legalize_pad(ctx):
 
         def formula(*idx):
             conds, src = [], []
-            for i, d, b in zip(idx, x.shape, before):
+            for i, d, b, a in zip(idx, x.shape, before, after):
+                # only a side that pads can be outside the input (a crop never is)
                 j = add(i, -b)
                 src.append(j)
-                conds += [le(0, j), lt(j, d)]
+                conds += ([le(b, i)] if b > 0 else []) + ([lt(j, d)] if a > 0 else [])
             return te.if_then_else(te.all_of(*conds), x[tuple(src)], value)
         return ctx.call_te(te.compute(out_shape, formula, name="T_pad", axis_prefix="ax"),
                            "pad")

@@ -289,7 +289,7 @@ def _batch_norm(attrs, x, gamma, beta, moving_mean, moving_var):
     return out, new_mean, new_var
 
 
-# -- lowerings (spec/ops/nn.md TE-leg-nn-5) ----------------------------------------------------
+# -- lowerings (spec/ops/nn.md TE-leg-nn-7) ----------------------------------------------------
 
 def _te_stat_dtype(dtype: DataType) -> DataType:
     """``_stat_dtype`` as a TIR dtype: float32 for 16-bit floats."""

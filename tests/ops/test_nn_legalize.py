@@ -141,8 +141,10 @@ def test_pad_lowers(mode, widths, dtype, value):
 
 
 def test_pad_crops_and_declines_an_unrepresentable_value():
-    crop = module('x: R.Tensor(("n", 5), "int32")', "y = R.nn.pad(x, pad_width=[1, 0, -2, -1])")
-    check_lowered(crop, "relax.nn.pad")
+    for widths in ([1, 0, -2, -1], [2, 0, -2, 3], [0, 1, 3, -4]):
+        crop = module('x: R.Tensor(("n", 5), "int32")', f"y = R.nn.pad(x, pad_width={widths}, "
+                      "pad_value=-3.0)")
+        check_lowered(crop, "relax.nn.pad")
     big = module('x: R.Tensor((2,), "int8")', "y = R.nn.pad(x, pad_width=[1, 1], pad_value=300.0)")
     check_lowered(big, "relax.nn.pad", lowered=False)
 
