@@ -468,7 +468,7 @@ def window_sum(windows: np.ndarray, n: int) -> np.ndarray:
     row-major order from zero (a left fold, as a reduction loop adds; NumPy's own
     ``sum`` adds float16 pairwise in float32 or not depending on the memory layout)."""
     lead = windows.shape[:windows.ndim - n]
-    cells = windows.reshape(lead + (-1,))
+    cells = windows.reshape(lead + (int(np.prod(windows.shape[windows.ndim - n:])),))
     if cells.shape[-1] == 0:
         return np.zeros(lead, windows.dtype)
     return np.add.accumulate(cells, axis=-1, dtype=windows.dtype)[..., -1]

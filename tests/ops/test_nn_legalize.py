@@ -126,6 +126,22 @@ def test_adaptive_avg_pool_lowers(size, dtype, layout):
     check_lowered(text, "relax.nn.adaptive_avg_pool2d")
 
 
+def test_adaptive_avg_pool_of_a_split_layout_with_empty_channels():
+    text = module('x: R.Tensor((1, "c", 5, 3, 4), "float32")',
+                  'y = R.nn.adaptive_avg_pool2d(x, output_size=[2, 2], layout="NCHW4c")')
+    check_lowered(text, "relax.nn.adaptive_avg_pool2d")
+
+
+def test_pools_and_convolutions_of_small_integer_types():
+    for body in ('y = R.nn.avg_pool2d(x, pool_size=[2, 2], padding=[1, 1, 1, 1], '
+                 'count_include_pad=True)',
+                 "y = R.nn.max_pool2d(x, pool_size=[2, 2], padding=[1, 1, 1, 1])",
+                 'y = R.nn.conv2d(x, R.const(-3, "int8") * R.ones((3, 2, 1, 2), "int8"), '
+                 'padding=[0, 1, 0, 0], out_dtype="int32")'):
+        text = module('x: R.Tensor((1, 2, "n", 3), "uint8")', body)
+        check_lowered(text, "relax.nn." + body.split("(")[0].split(".")[-1])
+
+
 # -- pad and dropout ------------------------------------------------------------------------
 
 
