@@ -28,7 +28,7 @@ from relax_ref.semantics.normalize import normalize
 from relax_ref.te.legalize import LegalizeContext
 from relax_ref.te.scan import scan_prim_func
 
-from .legalize_ops import _Legalizer
+from .legalize_ops import Legalizer
 from .registry import register_pass
 from .rewrite import finish
 
@@ -42,7 +42,7 @@ def dispatch_sort_scan(mod: rx.IRModule) -> rx.IRModule:
     return finish(out.with_functions({**out.functions, **rewriter.added}))
 
 
-class _Dispatcher(_Legalizer):
+class _Dispatcher(Legalizer):
     """LegalizeOps' traversal (re-typing, PrimFunc sharing, the unknown-shape rule) with
     this pass's table instead of the ops' legalizations."""
 
@@ -130,9 +130,8 @@ def _scan(ctx: LegalizeContext) -> rx.Expr:
     created = scan_prim_func(op, tuple(x.shape), x.dtype, out.dtype, axis,
                              bool(ctx.attr("exclusive")), name)
     gv = ctx.add_prim_func(op, created.func)
-    args: tuple[rx.Expr, ...] = (gv, rx.Tuple((ctx.args[0],)))
-    if created.tir_vars:
-        args += (rx.ShapeExpr(tuple(created.tir_vars)),)
+    operands = (ctx.args[0],) + tuple(rx.PrimValue(v) for v in created.tir_vars)
+    args: tuple[rx.Expr, ...] = (gv, rx.Tuple(operands))
     return rx.Call(rx.Op("relax.call_tir"), args, sinfo_args=(out,), span=ctx.call.span)
 
 

@@ -12,7 +12,8 @@ it lowers to (spec/passes.md, PASS-legalize-*).
   (same op, attributes and shapes) share one function, named after the op with the
   smallest free numeric suffix (``matmul``, ``matmul1``).
 - PASS-legalize-4. Symbolic variables that a PrimFunc needs but no buffer shape binds are
-  passed as ``tir_vars`` (``te.create_prim_func``).
+  passed as ``R.prim_value`` arguments after the tensors, to int64 scalar parameters
+  (``te.create_prim_func``; TVM 0.27's ``call_tir`` has no ``tir_vars``).
 - PASS-legalize-6. A call whose op, attributes, operand forms and struct info equal an
   earlier call's up to a renaming of symbolic variables reuses that call's lowering
   (the same PrimFunc, its operands and symbolic variables renamed), without running the
@@ -65,7 +66,7 @@ def legalize_ops_with(customize_legalize_map: Mapping[str, Callable] | None = No
 
 def _run(mod: rx.IRModule, custom: Mapping[str, Callable], skip: Sequence[str]) -> rx.IRModule:
     mod = normalize(mod)
-    lowering = _Legalizer(mod, custom, skip)
+    lowering = Legalizer(mod, custom, skip)
     out = lowering.module(mod)
     out = out.with_functions({**out.functions, **lowering.added})
     return finish(out)
@@ -75,7 +76,11 @@ def _short(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
 
-class _Legalizer(RetypingRewriter):
+class Legalizer(RetypingRewriter):
+    """The lowering traversal: each call of an op with a legalization in ``custom`` (op
+    name -> function) or on its OpDef is replaced (PASS-legalize-1..6). DispatchSortScan
+    reuses it with its own table."""
+
     def __init__(self, mod: rx.IRModule, custom: Mapping[str, Callable],
                  skip: Sequence[str]) -> None:
         super().__init__()
@@ -89,6 +94,11 @@ class _Legalizer(RetypingRewriter):
         # value computes the same thing, so the old facts still describe it).
         self.known_sinfo: dict[int, si.StructInfo] = {}
         self.templates: dict[tuple, tuple] = {}  # PASS-legalize-6
+        self.sizes: frozenset[P.Var] = frozenset()
+
+    def global_function(self, name: str, func: rx.Function) -> rx.Function | None:
+        self.sizes = frozenset(_size_vars(func))
+        return super().global_function(name, func)
 
     def binding(self, b: rx.Binding) -> list[rx.Binding]:
         out = super().binding(b)
@@ -157,11 +167,11 @@ class _Legalizer(RetypingRewriter):
         arg_sinfo = [self._sinfo(a) for a in e.args]
         if any(s is None for s in arg_sinfo):
             return e
-        key = _call_key(name, fn, e, arg_sinfo)
+        key = _call_key(name, fn, e, arg_sinfo, self.sizes)
         hit = self.templates.get(key[0]) if key is not None else None
         if hit is not None:
             return _instantiate(hit, e, key[1])
-        ctx = LegalizeContext(e, arg_sinfo, self.add_prim_func)
+        ctx = LegalizeContext(e, arg_sinfo, self.add_prim_func, self.sizes)
         try:
             out = fn(ctx)
         except Decline:
@@ -205,6 +215,40 @@ class _Legalizer(RetypingRewriter):
         except Exception:  # noqa: BLE001 -- an undeducible call stays for normalize to report
             return None
         return rx.Call(c.op, c.args, c.attrs, c.sinfo_args, s, span=c.span)
+
+
+def _size_vars(func: rx.Function) -> set[P.Var]:
+    """The symbolic variables ``func`` (and the functions inside it) binds as a whole
+    dimension of a tensor or shape: in parameter annotations and match_casts. They are
+    never negative (TE-leg-4)."""
+    found: set[P.Var] = set()
+
+    def note(s) -> None:
+        if isinstance(s, si.TensorStructInfo) and s.shape is not None:
+            found.update(d for d in s.shape if isinstance(d, P.Var))
+        elif isinstance(s, si.ShapeStructInfo) and s.values is not None:
+            found.update(d for d in s.values if isinstance(d, P.Var))
+        elif isinstance(s, si.TupleStructInfo):
+            for f in s.fields:
+                note(f)
+
+    def walk(e) -> None:
+        if isinstance(e, rx.Function):
+            for p in e.params:
+                note(p.struct_info)
+            walk(e.body)
+        elif isinstance(e, rx.SeqExpr):
+            for blk in e.blocks:
+                for b in blk.bindings:
+                    if isinstance(b, rx.MatchCast):
+                        note(b.struct_info)
+                    walk(b.value)
+            walk(e.body)
+        elif isinstance(e, rx.If):
+            walk(e.true_branch), walk(e.false_branch)
+
+    walk(func)
+    return found
 
 
 def _sinfo(e: rx.Expr) -> si.StructInfo | None:
@@ -300,8 +344,9 @@ def _form(e: rx.Expr) -> object:
     raise _NoKey
 
 
-def _call_key(name: str, fn, call: rx.Call, arg_sinfo) -> tuple | None:
-    """(the key, the symbolic variables in numbering order) or None."""
+def _call_key(name: str, fn, call: rx.Call, arg_sinfo, sizes) -> tuple | None:
+    """(the key, the symbolic variables in numbering order) or None. Which variables
+    are known sizes is part of the key (TE-leg-4 lets a legalization depend on it)."""
     names: dict[int, tuple[int, P.Var]] = {}
     try:
         key = (name, id(fn), tuple(_value_key(call.attrs.get(k), names) for k in call.attrs),
@@ -310,10 +355,13 @@ def _call_key(name: str, fn, call: rx.Call, arg_sinfo) -> tuple | None:
                _sinfo_key(call.struct_info, names))
     except _NoKey:
         return None
-    return key, [v for _, v in sorted(names.values(), key=lambda x: x[0])]
+    vars_ = [v for _, v in sorted(names.values(), key=lambda x: x[0])]
+    return key + (tuple(v in sizes for v in vars_),), vars_
 
 
 def _path(src: rx.Expr, call: rx.Call) -> tuple | None:
+    if isinstance(src, rx.PrimValue) and not any(src is a for a in call.args):
+        return ("prim", src.value)  # a symbolic variable passed to the PrimFunc
     """Where ``src`` sits among the call's operands; None when nowhere, or in several
     places (``R.matmul(x, x)``: which operand a placeholder came from is then unknown,
     and a template would feed ``x`` twice to a later ``R.matmul(x, w)``)."""
@@ -330,7 +378,11 @@ def _path(src: rx.Expr, call: rx.Call) -> tuple | None:
     return found[0] if len(found) == 1 else None
 
 
-def _resolve(path: tuple, call: rx.Call) -> rx.Expr:
+def _resolve(path: tuple, call: rx.Call, mapping: dict) -> rx.Expr:
+    if path[0] == "prim":
+        from relax_ref.solver.expr_utils import substitute
+
+        return rx.PrimValue(substitute(path[1], mapping))
     a = call.args[path[1]]
     if path[0] == "arg":
         return a
@@ -354,7 +406,7 @@ def _template(out: rx.Expr, call: rx.Call, vars_: list) -> tuple | None:
 def _instantiate(template: tuple, call: rx.Call, vars_: list) -> rx.Call:
     out, paths, old = template
     mapping = {o: n for o, n in zip(old, vars_) if o is not n}
-    args = [out.args[0], rx.Tuple(tuple(_resolve(p, call) for p in paths))]
+    args = [out.args[0], rx.Tuple(tuple(_resolve(p, call, mapping) for p in paths))]
     if len(out.args) > 2:
         from relax_ref.solver.expr_utils import substitute
 

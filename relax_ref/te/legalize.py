@@ -35,6 +35,9 @@ class LegalizeContext:
     call: rx.Call
     arg_sinfo: list[si.StructInfo]
     add_prim_func: Callable[[str, Any], rx.GlobalVar]
+    # Symbolic variables known to be sizes (never negative): the enclosing function binds
+    # them as tensor or shape dimensions (TE-leg-4, ``is_size``).
+    sizes: frozenset[P.Var] = frozenset()
     _inputs: list[tuple[Tensor, rx.Expr]] = field(default_factory=list)
 
     # -- the call --------------------------------------------------------------------------
@@ -89,13 +92,27 @@ class LegalizeContext:
         return out
 
     def prim(self, i: int) -> P.PrimExpr:
-        """Operand ``i`` (an ``R.Prim`` of known value) as a PrimExpr."""
+        """Operand ``i`` (an ``R.Prim`` of known value) as a PrimExpr (TE-leg-4)."""
         s = self.arg_sinfo[i]
-        if isinstance(s, si.PrimStructInfo) and s.value is not None:
-            # Only int64 variables can be passed to a PrimFunc (as tir_vars).
-            if all(v.dtype == INT64 for v in P.free_vars(s.value)):
-                return s.value
-        raise Decline(f"operand {i} is not a prim value of known value")
+        if not (isinstance(s, si.PrimStructInfo) and s.value is not None):
+            raise Decline(f"operand {i} is not a prim value of known value")
+        for v in P.free_vars(s.value):
+            # A variable reaches the PrimFunc as an int64 scalar argument (TE-func-2).
+            if v.dtype != INT64:
+                raise Decline(f"operand {i} uses {v.name} of type {v.dtype}")
+        return s.value
+
+    def is_size(self, v: P.Var) -> bool:
+        """Whether ``v`` is known never to be negative: a dimension of a tensor operand of
+        this call, or a dimension the enclosing function binds (TE-leg-4), for
+        legalizations whose result would differ for a negative value."""
+        if v in self.sizes:
+            return True
+        for s in self.arg_sinfo:
+            if isinstance(s, si.TensorStructInfo) and s.shape is not None:
+                if any(d is v for d in s.shape):
+                    return True
+        return False
 
     def shape(self, i: int) -> tuple[P.PrimExpr, ...]:
         """Operand ``i`` (a shape of known dimensions) as PrimExprs."""
@@ -144,15 +161,15 @@ class LegalizeContext:
         passthrough = [t for t in outs if isinstance(t.op, Placeholder)]
         if passthrough:
             raise ValueError(f"{name}: an output must be computed, not a placeholder")
-        created = create_prim_func([t for t, _ in inputs] + outs)
+        created = create_prim_func([t for t, _ in inputs] + outs, scalars_at=len(inputs))
         gv = self.add_prim_func(name, created.func)
-        args = rx.Tuple(tuple(src for _, src in inputs))
+        # Symbolic variables no buffer binds travel as prim values after the tensors, to
+        # the PrimFunc's scalar parameters (TE-func-2; TVM 0.27's call_tir form).
+        args = rx.Tuple(tuple(src for _, src in inputs)
+                        + tuple(rx.PrimValue(v) for v in created.tir_vars))
         # Several outputs are several sinfo_args (``out_ty=[...]``, SI-struct-dps-2).
         ty = tuple(si.TensorStructInfo(t.shape, t.dtype, len(t.shape)) for t in outs)
-        call_args: tuple[rx.Expr, ...] = (gv, args)
-        if created.tir_vars:
-            call_args += (rx.ShapeExpr(tuple(created.tir_vars)),)
-        return rx.Call(rx.Op("relax.call_tir"), call_args, sinfo_args=ty,
+        return rx.Call(rx.Op("relax.call_tir"), (gv, args), sinfo_args=ty,
                        span=self.call.span)
 
     def call_op(self, name: str, *args: rx.Expr, **attrs: Any) -> rx.Call:

@@ -16,8 +16,9 @@ in the form TVM's ``te.create_prim_func`` prints:
 One SBlock per compute stage, in dependency order, under the root block; stages that
 are not arguments become ``T.sblock_alloc_buffer`` intermediates. Symbolic variables are
 the function's own (fresh variables with the caller's names); those that no parameter
-buffer has as a whole dimension become trailing int64 scalar parameters, which the
-caller passes as ``tir_vars``.
+buffer has as a whole dimension become int64 scalar parameters after the inputs, which
+the caller passes as ``R.prim_value`` arguments (TVM 0.27's form: its ``call_tir`` has
+no ``tir_vars``).
 """
 from __future__ import annotations
 
@@ -38,18 +39,19 @@ _ONE = P.IntImm(1, INT64)
 
 @dataclass(frozen=True)
 class CreatedFunc:
-    """The PrimFunc and the caller's symbolic variables to pass as ``tir_vars`` (in the
-    order of its trailing scalar parameters)."""
+    """The PrimFunc and the caller's symbolic variables to pass as scalar arguments (in
+    the order of its scalar parameters)."""
 
     func: tir.PrimFunc
     tir_vars: tuple[P.Var, ...]
 
 
 def create_prim_func(args: list[Tensor], *, extra_vars: tuple[P.Var, ...] = (),
-                     attrs: dict | None = None) -> CreatedFunc:
+                     attrs: dict | None = None, scalars_at: int | None = None) -> CreatedFunc:
     """The PrimFunc computing the compute tensors among ``args`` from the placeholders
     among them (TE-func-1). ``extra_vars`` are symbolic variables to pass as scalars even
-    when a buffer dimension could bind them."""
+    when a buffer dimension could bind them. The scalar parameters come after the first
+    ``scalars_at`` buffer parameters (the inputs, as TVM 0.27 places them), or last."""
     stages = _stages(args)
     arg_ids = {id(t) for t in args}
     for t in args:
@@ -96,7 +98,8 @@ def create_prim_func(args: list[Tensor], *, extra_vars: tuple[P.Var, ...] = (),
     for v in symbolic.values():
         if id(fresh[v]) not in bound and all(v is not w for w in passed):
             passed.append(v)
-    params = handles + tuple(fresh[v] for v in passed)
+    at = len(handles) if scalars_at is None else scalars_at
+    params = handles[:at] + tuple(fresh[v] for v in passed) + handles[at:]
     fattrs = {"tirx.noalias": True}
     fattrs.update(attrs or {})
     func = tir.PrimFunc(params, buffer_map, root, attrs=Attrs.of(fattrs),

@@ -54,7 +54,8 @@ def scan_prim_func(op: str, shape: tuple[P.PrimExpr, ...], in_dtype: DataType,
       the inclusive scan at ``j - 1``; no identity is ever combined with an element, so
       ``-0.0`` and NaN payloads come out as the inclusive scan has them.
     - TE-scan-3: symbolic variables are the function's own; those no buffer has as a
-      whole dimension are trailing int64 parameters, passed as ``tir_vars``."""
+      whole dimension are int64 parameters between the input and the output, passed as
+      prim values (as TE-func-2)."""
     if op not in ("cumsum", "cumprod"):
         raise TEError(f"no scan named {op}")
     if out_dtype.is_bool or out_dtype.is_handle:
@@ -101,7 +102,7 @@ def scan_prim_func(op: str, shape: tuple[P.PrimExpr, ...], in_dtype: DataType,
     bound = {id(d) for b in (x, out) for d in b.shape if isinstance(d, P.Var)}
     passed = tuple(v for v in caller_vars.values() if id(fresh[v]) not in bound)
     handles = (P.Var(data_name, HANDLE), P.Var("out_buf", HANDLE))
-    func = tir.PrimFunc(handles + tuple(fresh[v] for v in passed),
+    func = tir.PrimFunc(handles[:1] + tuple(fresh[v] for v in passed) + handles[1:],
                         ((handles[0], x), (handles[1], out)), body,
                         attrs=Attrs.of({"tirx.noalias": True}), is_private=True, s_tir=True)
     return CreatedFunc(func, passed)

@@ -150,20 +150,21 @@ class M:
     assert _legalizable_calls(out) == ["relax.exp"]
 
 
-def test_symbolic_variables_become_tir_vars():
-    """PASS-legalize-4: a variable no buffer binds as a whole dimension is passed."""
+def test_symbolic_variables_are_passed_as_prim_values():
+    """PASS-legalize-4: a variable no buffer binds as a whole dimension is passed as a
+    prim value to a scalar parameter after the inputs (TVM 0.27's form)."""
     mod = relax_ref.from_source('''
 @I.ir_module
 class M:
     @R.function
-    def main(x: R.Tensor(("n * 2",), "float32"), p: R.Prim(value="n")):
+    def main(x: R.Tensor(("n * 2",), "float32"), s: R.Shape(["n"])):
         n = T.int64()
         y = R.exp(x)
         return y
 ''')
     out = legalize_ops(mod)
     text = out.script()
-    assert "tir_vars=R.shape([n])" in text, text
+    assert "(x, R.prim_value(n))" in text and "n: T.int64" in text, text
     check_pass(legalize_ops, mod, trials=4)
 
 
@@ -174,13 +175,13 @@ def test_a_lowering_is_reused_across_renamed_symbolic_variables():
 @I.ir_module
 class M:
     @R.function
-    def main(x: R.Tensor(("n", 4), "int64"), p: R.Prim(value="k")):
+    def main(x: R.Tensor(("n", 4), "int64"), s: R.Shape(["k"])):
         b = R.add(x, R.prim_value(k))
-        d = M.g(b, R.prim_value(k + 1))
+        d = M.g(b, R.shape([k + 1]))
         return d
 
     @R.function
-    def g(y: R.Tensor(("m", 4), "int64"), q: R.Prim(value="j")):
+    def g(y: R.Tensor(("m", 4), "int64"), t: R.Shape(["j"])):
         f = R.add(y, R.prim_value(j))
         return f
 ''')
@@ -188,5 +189,28 @@ class M:
     prims = sorted(k for k, f in out.functions.items() if isinstance(f, tir.PrimFunc))
     text = out.script()
     assert prims == ["add"], text
-    assert "tir_vars=R.shape([k])" in text and "tir_vars=R.shape([j])" in text, text
+    assert "(x, R.prim_value(k))" in text and "(y, R.prim_value(j))" in text, text
     check_pass(legalize_ops, mod, trials=4)
+
+
+def test_a_prim_value_that_may_be_negative_is_passed_as_a_scalar():
+    """TE-func-2: ``k`` comes from an R.Prim parameter and may be negative; it reaches
+    the PrimFunc as a prim value (not a shape), so a negative ``k`` computes as before."""
+    text = '''
+@I.ir_module
+class M:
+    @R.function
+    def main(x: R.Tensor(("n", 4), "int64"), p: R.Prim(value="k"), q: R.Tensor(("j",), "int64")):
+        a = R.add(x, R.prim_value(k))
+        b = R.add(x, R.prim_value(j))
+        return (a, b)
+'''
+    mod = relax_ref.check(relax_ref.from_source(text))
+    out = legalize_ops(mod)
+    assert _legalizable_calls(out) == [], out.script()
+    check_pass(legalize_ops, mod, trials=4)
+    import numpy as np
+    x = np.arange(8, dtype="int64").reshape(2, 4)
+    a, b = relax_ref.run(out, x, -3, np.zeros(5, "int64"))
+    np.testing.assert_array_equal(a, x - 3)
+    np.testing.assert_array_equal(b, x + 5)
