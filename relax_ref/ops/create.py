@@ -318,7 +318,8 @@ def _trilu(np_fn):
 # -- legalization (spec/ops/create.md "Lowering", TE-leg-create-*) ----------------------------
 
 def _fill_stage(ctx, value_of, name: str):
-    """One stage over the result shape (its symbolic dimensions become ``tir_vars``)."""
+    """One stage over the result shape (symbolic dimensions no buffer carries become
+    prim-value arguments, TE-func-2)."""
     return te.compute(ctx.result_shape(), value_of, name=name, axis_prefix="ax")
 
 
@@ -343,17 +344,17 @@ def _short(ctx) -> str:
 
 
 def _prim_operand(ctx, i: int) -> P.PrimExpr:
-    """``R.Prim`` operand ``i`` (TE-leg-create-1). A symbolic value is passed to the
-    PrimFunc in ``tir_vars``, a shape, which traps on a negative value where the op
-    does not: it is lowered only when each of its variables is a dimension of a tensor
-    operand (so not negative); otherwise the call stays."""
+    """``R.Prim`` operand ``i`` (TE-leg-create-1). The lowerings are written for values
+    that are never negative: a symbolic value is lowered only when each of its variables
+    is a size (a dimension of a tensor operand, or one the function binds, TE-leg-4);
+    otherwise the call stays."""
     value = ctx.prim(i)
     dims: set = set()
     for s in ctx.arg_sinfo:
         if isinstance(s, si.TensorStructInfo) and s.shape is not None:
             for d in s.shape:
                 dims.update(P.free_vars(d))
-    if any(v not in dims for v in P.free_vars(value)):
+    if any(v not in dims and not ctx.is_size(v) for v in P.free_vars(value)):
         raise ctx.decline(f"operand {i} may be negative at run time")
     return value
 

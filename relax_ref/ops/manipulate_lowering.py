@@ -40,14 +40,13 @@ def provable(cond: P.PrimExpr, *, nonneg: Sequence[P.PrimExpr] | None = None) ->
 def nonnegative_vars(ctx, exprs: Sequence[P.PrimExpr],
                      dims: Sequence[P.PrimExpr]) -> None:
     """Declines unless every variable of ``exprs`` is one of ``dims`` written as a bare
-    variable (TE-leg-manip-8): such a variable is never negative at run time. Another
-    one (an ``R.Prim`` value) may be, and a PrimFunc takes it through ``tir_vars``, a
-    shape, which traps ``shape_mismatch`` on a negative value (EXEC-sym-1) where the op
-    would not."""
+    variable, or a size the enclosing function binds (TE-leg-manip-8, TE-leg-4): such a
+    variable is never negative at run time, and these lowerings are written for
+    non-negative values only."""
     bare = {id(d) for d in dims if isinstance(d, P.Var)}
     for e in exprs:
         for v in P.free_vars(e):
-            if id(v) not in bare:
+            if id(v) not in bare and not ctx.is_size(v):
                 raise ctx.decline(f"{v.name} may be negative at run time")
 
 
@@ -335,10 +334,12 @@ def legalize_tile(ctx):
 
 def legalize_shape_to_tensor(ctx):
     """``shape_to_tensor[i]`` is dimension ``i`` of the shape, a chain of
-    ``if_then_else`` over ``i`` (TE-leg-manip-7); symbolic dimensions are passed as
-    ``tir_vars``, so each variable must be a dimension itself (TE-leg-manip-8)."""
+    ``if_then_else`` over ``i`` (TE-leg-manip-7); each variable must be a size the
+    function binds (TE-leg-manip-8, TE-leg-4)."""
     dims = ctx.shape(0)
-    nonnegative_vars(ctx, dims, dims)
+    # The op's shape operand traps on a negative dimension (EXEC-sym-1) and the lowered
+    # call does not evaluate it: only sizes, never negative, may appear (TE-leg-4).
+    nonnegative_vars(ctx, dims, ())
 
     def formula(i):
         value: P.PrimExpr = _i64(0)

@@ -204,12 +204,18 @@ def test_tile(dims, repeats):
 @_SETTINGS
 @given(st.lists(st.sampled_from(["n", "n * 2 + 1", "0", "7"]), min_size=0, max_size=4))
 def test_shape_to_tensor(dims):
-    # n reaches the PrimFunc as a tir_var; it must be a dimension of the shape itself,
-    # else it might be negative at run time where the expressions are not (TE-leg-manip-8).
+    # n is a size (x's dimension), so it is never negative (TE-leg-manip-8, TE-leg-4).
     text = module('x: R.Tensor(("n",), "float32")',
                   _declare(f"y = R.shape_to_tensor(R.shape([{', '.join(dims)}]))"))
-    check_lowered(text, "relax.shape_to_tensor",
-                  lowered="n" in dims or not any("n" in d for d in dims))
+    check_lowered(text, "relax.shape_to_tensor")
+
+
+def test_shape_to_tensor_of_a_value_that_may_be_negative_stays():
+    # k comes from an R.Prim: R.shape([k]) traps for a negative k, and the lowered call
+    # would not evaluate that shape (TE-leg-manip-8).
+    text = module('p: R.Prim(value="k")', _declare("y = R.shape_to_tensor(R.shape([k]))")
+                  .replace("n = T.int64()", "k = T.int64()"))
+    check_lowered(text, "relax.shape_to_tensor", lowered=False)
 
 
 def test_shape_to_tensor_of_unknown_values_stays():
