@@ -1,5 +1,5 @@
 """The ``relax-ref`` command line: print, check, run and optimize Relax modules; list the
-passes; run the conformance suite; fuzz a pass."""
+passes and the ops; run the conformance suite; fuzz a pass."""
 from __future__ import annotations
 
 import argparse
@@ -396,11 +396,11 @@ def cmd_conformance(args: argparse.Namespace) -> int:
     from relax_ref import conformance as conf
 
     path = Path(args.path) if args.path else conf.DEFAULT_SUITE
-    if args.impl == "tvm":
+    if args.impl in ("tvm", "tvm-lowered"):
         try:
-            conf.TVMImpl()
+            conf.IMPLEMENTATIONS[args.impl]()
         except conf.Unsupported as err:
-            raise CLIError(f"--impl tvm needs Apache TVM 0.27 (pip install "
+            raise CLIError(f"--impl {args.impl} needs Apache TVM 0.27 (pip install "
                            f"'relax-ref[tvm]'): {err}") from None
     if args.junit == "":
         raise CLIError("--junit needs a file name")
@@ -611,6 +611,63 @@ def cmd_passes(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ops(args: argparse.Namespace) -> int:
+    """CLI-ops-1: every TVM 0.27 op and every op we register, with what relax_ref has of
+    it (registry, conformance suite, spec pages), and totals."""
+    import json
+
+    from relax_ref.ops.op_table import op_rows
+
+    rows = op_rows()
+    shown = [r for r in rows if r.missing()] if args.missing else rows
+    if args.json:
+        print(json.dumps([r.as_dict() for r in shown], indent=1))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    def mark(ok: bool) -> str:
+        return "yes" if ok else "[red]no[/]"
+
+    table = Table(title="relax ops: TVM 0.27 and relax_ref")
+    for col in ("op", "registered", "deduction", "semantics", "legalization", "TVM lowers",
+                "cases", "spec"):
+        table.add_column(col, justify="right" if col == "cases" else "left",
+                         no_wrap=True)
+    for r in shown:
+        if not r.registered:
+            table.add_row(r.name, mark(False), "", "", "", r.tvm_lowering or "-", "", "")
+            continue
+        table.add_row(r.name, "yes", mark(r.deduction), r.semantics or mark(False),
+                      "yes" if r.legalization else
+                      (mark(False) if r.tvm_lowering == "legalize" else "-"),
+                      "-" if r.tvm_lowering is None else (r.tvm_lowering or "-"),
+                      "?" if r.cases is None else
+                      (str(r.cases) if r.cases else mark(False)),
+                      "?" if r.spec is None else (r.spec.removeprefix("spec/ops/") or
+                                                  mark(False)))
+    ours = [r for r in rows if r.registered]
+    tvm = [r for r in rows if r.tvm_lowering is not None]
+    tvm_legal = [r for r in ours if r.tvm_lowering == "legalize"]
+    # Wide enough for the longest op name when written to a file or a pipe.
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
+    console.print(table)
+    totals = [
+        f"TVM 0.27 ops: {len(tvm)} ({sum(r.tvm_lowering == 'legalize' for r in tvm)} "
+        f"legalized by TVM); registered here: {len(ours)} "
+        f"({sum(r.tvm_lowering is not None for r in ours)} of TVM's)",
+        f"deduction {sum(r.deduction for r in ours)}, semantics "
+        f"{sum(bool(r.semantics) for r in ours)}, legalization "
+        f"{sum(r.legalization for r in ours)} (of the {len(tvm_legal)} TVM legalizes: "
+        f"{sum(r.legalization for r in tvm_legal)}), with conformance cases "
+        f"{sum(bool(r.cases) for r in ours)}, on a spec page {sum(bool(r.spec) for r in ours)}",
+        f"rows lacking something: {sum(bool(r.missing()) for r in rows)}",
+    ]
+    for line in totals:
+        print(line)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from relax_ref import __version__
 
@@ -651,7 +708,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("conformance", help="run the conformance suite")
     p.add_argument("path", nargs="?", help="the suite, an area or one case (default: the "
                                            "suite shipped with relax_ref)")
-    p.add_argument("--impl", choices=("relax_ref", "tvm"), default="relax_ref")
+    p.add_argument("--impl", choices=("relax_ref", "tvm", "tvm-lowered"), default="relax_ref",
+                   help="who runs the cases: relax_ref, TVM 0.27, or relax_ref on TVM's "
+                        "LegalizeOps output (tvm-lowered)")
     p.add_argument("-k", metavar="PATTERN", help="only cases whose id contains PATTERN")
     p.add_argument("-j", type=_positive_int, default=1, metavar="N",
                    help="run N cases in parallel")
@@ -685,6 +744,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("passes", help="list every pass with its contract and options")
     p.set_defaults(func=cmd_passes)
+
+    p = sub.add_parser("ops", help="every TVM 0.27 op with relax_ref's status: deduction, "
+                                   "semantics, legalization, conformance cases, spec page")
+    p.add_argument("--missing", action="store_true",
+                   help="only the ops that lack something (including TVM ops not registered)")
+    p.add_argument("--json", action="store_true", help="print the rows as JSON")
+    p.set_defaults(func=cmd_ops)
 
     p = sub.add_parser("fuzz", help="check a pass on random modules; save failures shrunk")
     p.add_argument("--pass", dest="pass_name", required=True, metavar="NAME")

@@ -15,6 +15,7 @@ An implementation plugs in through ``Implementation`` (see ``RelaxRefImpl`` and
 """
 from __future__ import annotations
 
+import re
 import sys
 import time
 import traceback
@@ -350,6 +351,173 @@ class TVMImpl(Implementation):
         return payload
 
 
+class TVMLoweredImpl(RelaxRefImpl):
+    """The cross-check of TVM's lowering (CONF-lower-1): the module is checked by
+    relax_ref as written (a malformed or invalid case is judged there: there is nothing
+    to lower); then TVM 0.27 parses it, runs its LegalizeOps and prints the result, and
+    relax_ref parses that text and runs it. A case TVM cannot parse or lower is
+    Unsupported; text of TVM's that we cannot read back is a failure (Malformed)."""
+
+    name = "tvm-lowered"
+
+    def __init__(self, max_steps: int | None = None, seconds: float = 120.0):
+        super().__init__(max_steps)
+        self.seconds = seconds  # how long TVM may take to parse, lower and print
+        try:
+            import tvm.relax.transform  # noqa: F401 - imported once, before the forks
+            import tvm.script  # noqa: F401
+        except Exception as err:  # noqa: BLE001 - TVM absent or broken
+            raise Unsupported(f"TVM is not importable: {err}") from None
+
+    def load(self, text: str, source: str):
+        super().load(text, source)  # ours first: Malformed / Invalid as written
+        ok, lowered = tvm_legalized_text(text, self.seconds)
+        if not ok:
+            raise Unsupported(lowered)
+        try:
+            return super().load(lowered, source + " (TVM's LegalizeOps)")
+        except Malformed as err:
+            raise Malformed(f"TVM's lowered text is not read back: {err}") from None
+        except Invalid as err:
+            raise Invalid(f"TVM's lowered module is invalid here: {err}", err.rule) from None
+
+
+def tvm_legalized_text(text: str, seconds: float = 120.0) -> tuple[bool, str]:
+    """``(True, text)``: TVM 0.27's ``LegalizeOps`` output for the module ``text``, as
+    TVM prints it (tensor constants in a metadata section, _tvm_script_with_constants);
+    ``(False, why)`` when TVM cannot parse, lower or print it."""
+
+    def work(tvm, from_source):
+        try:
+            mod = from_source(text)
+        except Exception as err:  # noqa: BLE001 - TVM raises many kinds
+            return False, f"TVM 0.27's parser rejects the text: {_first_line(err)}"
+        if not isinstance(mod, tvm.IRModule):  # a file of one function (SYN-module-1):
+            mod = tvm.IRModule.from_expr(mod)  # TVM names it main
+        try:
+            lowered = tvm.relax.transform.LegalizeOps()(mod)
+        except Exception as err:  # noqa: BLE001
+            return False, f"TVM's LegalizeOps fails: {_first_line(err)}"
+        return _tvm_script_with_constants(lowered)
+
+    message = _in_tvm_child(work, seconds, "parse and lower the module")
+    if not message[0] or len(message) == 2:
+        return message[0], message[1]
+    _, lowered, arrays = message
+    from relax_ref.ir.relax import Constant
+    from relax_ref.parser.metadata import encode_metadata, escape_python_string
+
+    graph = encode_metadata([Constant(a) for a in arrays])
+    return True, f'metadata = tvm.ir.load_json("""{escape_python_string(graph)}""")\n' + lowered
+
+
+def tvm_reads_text(text: str, seconds: float = 120.0) -> tuple[bool, str]:
+    """``(True, "")`` when TVM 0.27's ``tvm.script.from_source`` reads ``text``, else
+    ``(False, why)`` (CONF-lower-2: TVM reads what our LegalizeOps prints)."""
+
+    def work(tvm, from_source):
+        try:
+            from_source(text)
+        except Exception as err:  # noqa: BLE001 - TVM raises many kinds
+            return False, f"TVM 0.27's parser rejects the text: {_first_line(err)}"
+        return True, ""
+
+    return _in_tvm_child(work, seconds, "parse the module")
+
+
+def _in_tvm_child(work, seconds: float, what: str) -> tuple:
+    """``work(tvm, from_source)`` run in a forked child, its (picklable) result returned:
+    TVM can loop forever or die on some input, and neither may stop the runner. A child
+    that dies or runs past ``seconds`` gives ``(False, why)``."""
+    import os
+    import pickle
+    import time as _time
+
+    try:  # imported here once, not in each child (a second or more each time)
+        import tvm
+        from tvm.script import from_source
+    except Exception as err:  # noqa: BLE001 - TVM absent or broken
+        return False, f"TVM is not importable: {err}"
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        os.close(read_fd)
+        try:
+            try:
+                message = work(tvm, from_source)
+            except BaseException as err:  # noqa: BLE001 - reported, never raised
+                message = (False, f"TVM failed: {type(err).__name__}: {err}")
+            with os.fdopen(write_fd, "wb") as out:
+                pickle.dump(message, out)
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    os.set_blocking(read_fd, False)
+    chunks = []
+    deadline = _time.monotonic() + seconds
+    with os.fdopen(read_fd, "rb") as inp:
+        while True:  # read as the child writes, so a large message cannot block it
+            chunk = inp.read()
+            if chunk:
+                chunks.append(chunk)
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                chunks.append(inp.read() or b"")
+                break
+            if _time.monotonic() > deadline:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+                return False, f"TVM did not {what} within {seconds:g} s"
+            _time.sleep(0.005)
+    data = b"".join(chunks)
+    if not data:
+        how = (f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status)
+               else f"exit code {os.WEXITSTATUS(status)}")
+        return False, f"TVM died trying to {what} ({how})"
+    return pickle.loads(data)  # our own child's message
+
+
+_METADATA_REF = re.compile(r'metadata\["([^"\\]+)"\]\[(\d+)\]')
+
+
+def _tvm_script_with_constants(mod) -> tuple:
+    """Runs in tvm_legalized_text's child: ``(True, text)`` for a module without tensor
+    constants, else ``(True, text, arrays)``, where ``text`` refers to the k-th array as
+    ``metadata["relax.expr.Constant"][k]``. TVM 0.27's ``script(show_meta=True)`` dies in
+    ``ToJSONGraph`` on a module with constants (and its parser refuses the section it
+    would write), so the body is printed without metadata and the constants are
+    collected here in the printer's order: functions as they appear in the text, each
+    constant numbered at its first occurrence, per metadata key."""
+    from tvm import relax
+
+    text = mod.script(show_meta=False)
+    refs = _METADATA_REF.findall(text)
+    if not refs:
+        return True, text
+    order = sorted(mod.functions.items(),
+                   key=lambda kv: text.find(f"def {kv[0].name_hint}("))
+    constants: list = []
+
+    def collect(node) -> None:
+        # A tensor constant (GenericConst in 0.27, its tensor in .value); a 0-d one
+        # prints inline as R.const(v, dtype), not as metadata.
+        value = getattr(node, "value", None)
+        if type(node).__name__ in ("GenericConst", "Constant") and hasattr(value, "numpy") \
+                and len(value.shape) > 0 and not any(node.same_as(c) for c in constants):
+            constants.append(node)
+
+    for _, func in order:
+        if isinstance(func, relax.Function):
+            relax.analysis.post_order_visit(func, collect)  # children left to right
+    keys = list(dict.fromkeys(key for key, _ in refs))
+    counts = {key: len({int(k) for kk, k in refs if kk == key}) for key in keys}
+    if len(keys) != 1 or len(constants) != counts[keys[0]]:
+        return False, (f"could not match TVM's metadata references {counts} with the "
+                       f"module's {len(constants)} constants")
+    text = _METADATA_REF.sub(lambda m: f'metadata["relax.expr.Constant"][{m.group(2)}]', text)
+    return True, text, [c.value.numpy() for c in constants]
+
+
 def _first_line(err: Exception) -> str:
     """The informative line of a TVM error: its ``error:`` line when there is one."""
     lines = [line.strip() for line in str(err).splitlines() if line.strip()]
@@ -405,7 +573,8 @@ def _flatten_tvm(v) -> list:
     return [v]
 
 
-IMPLEMENTATIONS = {"relax_ref": RelaxRefImpl, "tvm": TVMImpl}
+IMPLEMENTATIONS = {"relax_ref": RelaxRefImpl, "tvm": TVMImpl,
+                   "tvm-lowered": TVMLoweredImpl}
 
 
 # -- checking one case ----------------------------------------------------------------------------
@@ -520,6 +689,8 @@ def _implementation(impl_name: str, max_steps: int | None,
                     passes: tuple[str, ...] = ()) -> Implementation:
     if impl_name == "relax_ref":
         return RelaxRefImpl(max_steps, passes)
+    if impl_name == "tvm-lowered":
+        return TVMLoweredImpl(max_steps)
     return IMPLEMENTATIONS[impl_name]()
 
 
@@ -534,9 +705,9 @@ def run_suite(cases: list[Case], impl_name: str, jobs: int = 1, progress: bool =
     relax_ref's TIR step budget per PrimFunc call (default: the interpreter's);
     ``passes`` run on each module before it runs (relax_ref only)."""
     results: list[Result] = []
-    if impl_name == "tvm":
+    if impl_name in ("tvm", "tvm-lowered"):
         try:
-            IMPLEMENTATIONS["tvm"]()
+            IMPLEMENTATIONS[impl_name]()
         except Unsupported as err:
             return [Result(c, False, f"unsupported: {err}", 0.0, True) for c in cases]
     work = [(c, impl_name, max_steps, tuple(passes)) for c in cases]
