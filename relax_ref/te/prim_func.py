@@ -67,7 +67,8 @@ def create_prim_func(args: list[Tensor], *, extra_vars: tuple[P.Var, ...] = (),
     blocks: list[tir.Stmt] = []
     block_names: dict[str, int] = {}
     for s in stages:
-        blocks.append(_stage(s, _unique(s.name, block_names)))
+        stmt = _stage(s, _unique(s.name, block_names))
+        blocks.extend(stmt.seq if isinstance(stmt, tir.SeqStmt) else (stmt,))
     intermediates = tuple(t.buffer for s in stages for t in s.outputs
                           if id(t) not in arg_ids)
     body_stmt = blocks[0] if len(blocks) == 1 else tir.SeqStmt(tuple(blocks))
@@ -197,12 +198,41 @@ def _stage(op: ComputeOp, block_name: str) -> tir.Stmt:
     reads = _regions(read_exprs, skip=written)
     writes = tuple(tir.BufferRegion(t.buffer, tuple(tir.Range(i, _ONE) for i in out_idx))
                    for t in outs)
-    block = tir.SBlock(block_name, iter_vars, reads, writes, body, init=init,
-                       annotations=Attrs.of(op.attrs) if op.attrs else Attrs.of({}))
+    annotations = Attrs.of(op.attrs) if op.attrs else Attrs.of({})
+    separate_init = init is not None and not all(
+        isinstance(r.dom.extent, P.IntImm) and r.dom.extent.value > 0 for r in red_axes)
+    block = tir.SBlock(block_name, iter_vars, reads, writes, body,
+                       init=None if separate_init else init, annotations=annotations)
     stmt: tir.Stmt = tir.SBlockRealize(tuple(loop_vars), _TRUE, block)
     for lv, mn, ext in reversed(list(zip(loop_vars, mins, extents))):
         stmt = tir.For(lv, mn, ext, "serial", stmt)
-    return stmt
+    if not separate_init:
+        return stmt
+    # TE-func-4: ``T.init`` runs on a reduction's first iteration, so over an axis that may
+    # be empty it may never run; the identity is then stored by a block of its own first.
+    n = len(op.axis)
+    init_loops = [P.Var(v.name, INT64) for v in loop_vars[:n]]
+    init_vars = [P.Var(v.name, INT64) for v in block_vars[:n]]
+    remap = dict(zip(block_vars[:n], init_vars))
+    init_block = tir.SBlock(
+        f"{block_name}_init",
+        tuple(tir.IterVar(iv, tir.Range(_ZERO, ext), "S")
+              for iv, ext in zip(init_vars, op.shape)),
+        (), tuple(tir.BufferRegion(w.buffer, tuple(tir.Range(substitute(g.min, remap), g.extent)
+                                                   for g in w.region)) for w in writes),
+        _substitute_stmt(init, remap), annotations=annotations)
+    init_stmt: tir.Stmt = tir.SBlockRealize(tuple(init_loops), _TRUE, init_block)
+    for lv, ext in reversed(list(zip(init_loops, op.shape))):
+        init_stmt = tir.For(lv, _ZERO, ext, "serial", init_stmt)
+    return tir.SeqStmt((init_stmt, stmt))
+
+
+def _substitute_stmt(s: tir.Stmt, mapping: dict) -> tir.Stmt:
+    """An init statement (stores, a sequence of them) with its block variables renamed."""
+    if isinstance(s, tir.SeqStmt):
+        return tir.SeqStmt(tuple(_substitute_stmt(c, mapping) for c in s.seq))
+    return tir.BufferStore(s.buffer, substitute(s.value, mapping),
+                           tuple(substitute(i, mapping) for i in s.indices))
 
 
 def _regions(exprs: list[P.PrimExpr], skip: set[int]) -> tuple[tir.BufferRegion, ...]:

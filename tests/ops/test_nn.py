@@ -501,7 +501,8 @@ def test_adaptive_avg_pool2d():
     np.testing.assert_allclose(out, ref, rtol=1e-6, atol=1e-6)
     np.testing.assert_array_equal(compute("nn.adaptive_avg_pool2d", x), x)
     g = compute("nn.adaptive_avg_pool2d", x.transpose(0, 2, 3, 1), output_size=1, layout="NHWC")
-    np.testing.assert_allclose(g[:, 0, 0, :], x.mean(axis=(2, 3)), rtol=1e-5)
+    # A float32 left fold (EXEC-nn-pool-3) of values near 1 whose mean is near 0.
+    np.testing.assert_allclose(g[:, 0, 0, :], x.mean(axis=(2, 3)), rtol=1e-5, atol=1e-6)
 
 
 # =============================================================================================

@@ -36,7 +36,11 @@ def test_lowered_sample_checks_prints_and_keeps_results(path):
     text = out.script()
     again = relax_ref.check(relax_ref.from_source(text, "printed"))
     assert relax_ref.ir.equal.structural_equal(again, relax_ref.check(out))
-    check_pass(legalize_ops, mod, trials=3)
+    # The Llama layer on random inputs (weights of scale 1, activations near 5e4) is a
+    # chain of 20 float32 ops: a last-place difference in one sum (TIR adds in index
+    # order, NumPy pairwise) grows to ~0.03 in absolute terms on small outputs.
+    tol = {"rtol": 1e-4, "atol": 0.1} if path.name.startswith("llama") else {}
+    check_pass(legalize_ops, mod, trials=3, **tol)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])

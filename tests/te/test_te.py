@@ -133,3 +133,26 @@ def test_tvm_reads_the_printed_function():
     S = te.compute((n,), lambda i: te.sum(te.cast("float32", A[i, k]), axis=k), name="S")
     text = print_module(rx.IRModule({"f": te.create_prim_func([A, S]).func}))
     tvm_script.from_source(text)
+
+
+def test_a_reduction_over_an_axis_that_may_be_empty_stores_its_identity_first():
+    """TE-func-4: T.init runs on the first reduction iteration only; over an empty axis
+    it never would, so the identity is stored by a block of its own."""
+    m = P.Var("m", INT64)
+    A = te.placeholder((3, m), "float32", "A")
+    k = te.reduce_axis(m, "k")
+    S = te.compute((3,), lambda i: te.sum(A[i, k], axis=k), name="S")
+    text, func = _printed_and_read_back(te.create_prim_func([A, S]).func)
+    assert 'T.sblock("S_init")' in text and "T.init()" not in text, text
+    for cols in (0, 1, 4):
+        x = np.ones((3, cols), "float32")
+        y = np.full(3, np.nan, "float32")
+        _run(func, x, y)
+        np.testing.assert_array_equal(y, [cols] * 3)
+    # A static positive extent keeps TVM's single block with T.init.
+    B = te.placeholder((3, 4), "float32", "B")
+    k4 = te.reduce_axis(4, "k")
+    text, _ = _printed_and_read_back(
+        te.create_prim_func([B, te.compute((3,), lambda i: te.sum(B[i, k4], axis=k4),
+                                           name="S")]).func)
+    assert "T.init()" in text and "S_init" not in text
