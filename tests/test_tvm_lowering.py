@@ -1,0 +1,161 @@
+"""The cross-checks with TVM 0.27's lowering (spec/conformance.md CONF-lower-1, -2).
+
+1. TVM's LegalizeOps output for each case of the ``ops/`` area, read by our parser and
+   run by our interpreter, meets the case's expectations (``--impl tvm-lowered``);
+2. TVM reads what our LegalizeOps prints, for every case whose module it changes.
+
+Skipped without TVM. Known differences are listed with their reasons (the TVM ones also
+in conformance/TVM_DIFFERENCES.md); a listed case that starts to pass fails the test, so
+the lists stay true.
+"""
+from __future__ import annotations
+
+import pytest
+
+from relax_ref.conformance import DEFAULT_SUITE, check_case, discover, tvm_reads_text
+
+pytest.importorskip("tvm")
+
+# Whose fault each known difference is; the reasons say more.
+TVM_BUG = "TVM's lowering"
+TVM_CHECK = "TVM's lowering has no run-time check"
+TRAP_KIND = "the same trap, reported under another kind"
+OURS = "ours (reported, to fix)"
+
+# --impl tvm-lowered on ops/: case name -> (whose, why).
+KNOWN_LOWERED = {
+    # TVM's lowering computes something else.
+    "act_leg_relu_nan": (TVM_BUG, "relu lowers to T.max(x, 0), which drops a NaN"),
+    "maximum_nan_f32": (TVM_BUG, "maximum/minimum/clip lower to T.max/T.min, which drop a "
+                                 "NaN; not_equal to TIR !=, which is false on NaN"),
+    "reduce_leg_nan_extremes": (TVM_BUG, "max/min/argmax/argmin fold with T.max/T.min or "
+                                         "ordered comparisons, which skip a NaN"),
+    "argmin_nan": (TVM_BUG, "argmin compares with <, so a NaN is never the extreme"),
+    "not_equal_f32": (TVM_BUG, "not_equal lowers to TIR !=, an ordered comparison: false "
+                               "when either side is NaN"),
+    "act_leg_softmax_f16_sum": (TVM_BUG, "float16 sums accumulate in float16"),
+    "linalg_leg_einsum_f16_sum": (TVM_BUG, "float16 sums accumulate in float16"),
+    "linalg_leg_matmul_f16_sum": (TVM_BUG, "float16 sums accumulate in float16"),
+    "linalg_leg_matmul_empty_k": (TVM_BUG, "a reduction of length 0 never runs its T.init, "
+                                           "so the output is never written (TVM's VM passes "
+                                           "only because its memory happens to be zero)"),
+    "matmul_symbolic": (TVM_BUG, "k = 0: the reduction never runs its T.init; output unwritten"),
+    "reduce_leg_empty_rows": (TVM_BUG, "an empty reduction never runs its T.init; output "
+                                       "unwritten"),
+    "sum_symbolic_i32": (TVM_BUG, "n = 0: the reduction never runs its T.init; output "
+                                  "unwritten"),
+    "mean_i32_trunc": (TVM_BUG, "integer mean lowers to an int64 division and an int64 "
+                                "result: LegalizeOps changes the result's dtype"),
+    "mean_empty": (TVM_BUG, "integer mean's result becomes int64 (as mean_i32_trunc)"),
+    "variance_std_i32": (TVM_BUG, "integer variance/std results become int64"),
+    "avg_pool2d_i32": (TVM_BUG, "integer avg_pool2d's result becomes int64"),
+    "adaptive_avg_pool2d_uneven": (TVM_BUG, "the inner block's iter vars get domains "
+                                            "(v, v + (1 - v)), which do not hold their "
+                                            "bindings for v >= 1 (EXEC-tir-block-1)"),
+    "split_indices_clamped": (TVM_BUG, "an index past the end gives a piece of negative "
+                                       "length (-4) instead of clamping"),
+    "broadcast_to_symbolic_trap": (TVM_BUG, "with m = 1 the kernel reads x[j] for every j "
+                                            "instead of x[0]: out of bounds"),
+    "topk_symbolic": (TVM_BUG, "TVM deduces k elements whatever the axis length (min(k, n) "
+                                "here), so its printed annotation is finer than ours"),
+    # Checks TVM's lowering leaves out: the kernel runs without them.
+    "argmin_symbolic_empty_trap": (TVM_CHECK, "argmin of an empty axis"),
+    "max_empty_trap": (TVM_CHECK, "max of an empty axis"),
+    "matmul_symbolic_reduction_check": (TVM_CHECK, "the reduction lengths k = j"),
+    "reshape_symbolic_count_check": (TVM_CHECK, "the element count of a reshape"),
+    "squeeze_symbolic_trap": (TVM_CHECK, "a squeezed dimension being 1"),
+    "conv2d_channel_check": (TVM_CHECK, "the channel count; our interpreter traps the "
+                                        "kernel's out-of-bounds load instead"),
+    # The same failure, found where the output is allocated.
+    "conv2d_negative_output_trap": (TRAP_KIND, "a negative output size: shape_mismatch at "
+                                               "the call_tir output, not invalid_value"),
+    "max_pool2d_negative_output_trap": (TRAP_KIND, "as conv2d_negative_output_trap"),
+    "pad_crop_trap": (TRAP_KIND, "as conv2d_negative_output_trap"),
+    "eye_prims": (TRAP_KIND, "a negative n: shape_mismatch at the output, not invalid_value"),
+    # Ours.
+    "arange_prim_step": (OURS, "TVM's shape ceil(6.0 / float32(s)) casts from float32, "
+                               "which our evaluation of dimensions refuses (EXEC-sym-1)"),
+    "nonzero_2d": (OURS, "TVM calls the packed function relax.run.nonzero, which our "
+                         "interpreter does not have"),
+    "nonzero_bool_1d": (OURS, "as nonzero_2d"),
+    "nonzero_none": (OURS, "as nonzero_2d"),
+    "shape_to_tensor_param": (OURS, "no packed function relax.run.shape_to_tensor"),
+    "unique_axis": (OURS, "no packed function relax.run.unique"),
+    "unique_axis_none_keyword": (OURS, "no packed function relax.run.unique"),
+    "unique_float_2d_counts": (OURS, "no packed function relax.run.unique"),
+    "unique_sorted": (OURS, "no packed function relax.run.unique"),
+    "unique_unsorted_all": (OURS, "no packed function relax.run.unique"),
+}
+
+# CONF-lower-2: cases whose lowered text TVM does not read though it reads the case's
+# own text: case id -> why.
+KNOWN_UNREAD = {
+    "exec/call_symbolic_signature": "our printer writes R.Prim(value=a) annotations; TVM "
+                                    "0.27's R.Prim takes a dtype only",
+    "exec/prim_float_and_bool_values": "R.Prim(value=...) (as call_symbolic_signature)",
+    "syntax/prim_value_leaves": "R.Prim(value=...) (as call_symbolic_signature)",
+    "exec/prim_func_returning_a_value": "our printer writes T.ret, which TVM 0.27 lacks",
+    "syntax/tir_return_annotation": "our printer writes T.ret, which TVM 0.27 lacks",
+    "struct_info/pure_prim_func_called_directly": "our printer writes T.sblock_alloc_buffer "
+                                                  "in a PrimFunc without s_tir=True",
+    "ops/floor_divide_f32": "our lowering writes floordiv of floats, which TVM 0.27's TIR "
+                            "accepts for integers only",
+    "ops/floor_mod_f32": "floormod of floats (as floor_divide_f32)",
+    "ops/repeat_zero": "our lowering of repeats = 0 divides by the constant 0 (never run: "
+                       "the loop is empty), which TVM's parser folds and refuses",
+}
+
+OPS_CASES = discover(DEFAULT_SUITE / "ops") if (DEFAULT_SUITE / "ops").is_dir() else []
+ALL_CASES = discover(DEFAULT_SUITE) if DEFAULT_SUITE.is_dir() else []
+
+
+@pytest.fixture(scope="module")
+def tvm_lowered():
+    from relax_ref.conformance import TVMLoweredImpl
+
+    return TVMLoweredImpl()
+
+
+@pytest.mark.parametrize("case", OPS_CASES, ids=lambda c: c.name)
+def test_tvm_lowering_meets_the_case(case, tvm_lowered):
+    result = check_case(case, tvm_lowered)
+    if result.unsupported:
+        pytest.skip(result.detail)
+    if case.name in KNOWN_LOWERED:
+        whose, why = KNOWN_LOWERED[case.name]
+        assert not result.passed, f"passes now ({whose}: {why}): remove it from KNOWN_LOWERED"
+    else:
+        assert result.passed, result.detail
+
+
+def test_known_lowering_differences_name_ops_cases():
+    names = {c.name for c in OPS_CASES}
+    assert not OPS_CASES or set(KNOWN_LOWERED) <= names
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=lambda c: c.id)
+def test_tvm_reads_our_lowered_text(case):
+    from relax_ref.errors import RelaxError
+    from relax_ref.parser.builder import parse
+    from relax_ref.semantics.well_formed import check_well_formed
+    from relax_ref.transform import LegalizeOps
+
+    if case.expect != "ok":
+        pytest.skip("not a module that runs")
+    try:
+        mod = parse(case.text, str(case.path))
+        if check_well_formed(mod):
+            pytest.skip("not well-formed")
+        lowered = LegalizeOps()(mod).script()
+    except RelaxError as err:
+        pytest.skip(f"relax_ref does not lower it: {err.rule}")
+    if lowered == mod.script():
+        pytest.skip("LegalizeOps changes nothing")
+    ok, why = tvm_reads_text(lowered)
+    if case.id in KNOWN_UNREAD:
+        assert not ok, f"TVM reads it now: remove it from KNOWN_UNREAD ({KNOWN_UNREAD[case.id]})"
+    elif not ok:
+        read_original, _ = tvm_reads_text(case.text)
+        if not read_original:
+            pytest.skip("TVM does not read the case's own text either")
+        pytest.fail(f"TVM reads the case but not our LegalizeOps output: {why}")
