@@ -10,11 +10,16 @@ the lists stay true.
 """
 from __future__ import annotations
 
+import importlib.util
+import sys
+
 import pytest
 
+from relax_ref.cli import main
 from relax_ref.conformance import DEFAULT_SUITE, check_case, discover, tvm_reads_text
 
-pytest.importorskip("tvm")
+needs_tvm = pytest.mark.skipif(importlib.util.find_spec("tvm") is None,
+                               reason="the cross-checks need Apache TVM 0.27")
 
 # Whose fault each known difference is; the reasons say more.
 TVM_BUG = "TVM's lowering"
@@ -116,6 +121,7 @@ def tvm_lowered():
     return TVMLoweredImpl()
 
 
+@needs_tvm
 @pytest.mark.parametrize("case", OPS_CASES, ids=lambda c: c.name)
 def test_tvm_lowering_meets_the_case(case, tvm_lowered):
     result = check_case(case, tvm_lowered)
@@ -133,6 +139,7 @@ def test_known_lowering_differences_name_ops_cases():
     assert not OPS_CASES or set(KNOWN_LOWERED) <= names
 
 
+@needs_tvm
 @pytest.mark.parametrize("case", ALL_CASES, ids=lambda c: c.id)
 def test_tvm_reads_our_lowered_text(case):
     from relax_ref.errors import RelaxError
@@ -159,3 +166,17 @@ def test_tvm_reads_our_lowered_text(case):
         if not read_original:
             pytest.skip("TVM does not read the case's own text either")
         pytest.fail(f"TVM reads the case but not our LegalizeOps output: {why}")
+
+
+@needs_tvm
+def test_cli_runs_a_case_on_tvms_lowering(capsys):
+    case = str(DEFAULT_SUITE / "ops" / "abs_f32.py")
+    assert main(["conformance", case, "--impl", "tvm-lowered"]) == 0
+    assert capsys.readouterr().out.strip().endswith("1 passed, 0 failed")
+
+
+def test_cli_without_tvm_is_one_error_line(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "tvm", None)  # `import tvm` now fails
+    assert main(["conformance", "--impl", "tvm-lowered"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("relax-ref: error: --impl tvm-lowered needs Apache TVM 0.27")
