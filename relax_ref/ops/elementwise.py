@@ -342,7 +342,9 @@ def _sign(x: P.PrimExpr) -> P.PrimExpr:
 
 
 _UNARY_TIR = {
-    "negative": lambda x: P.Sub(te.const(0, x.dtype), x, x.dtype),
+    # -1 * x is exact and keeps the sign of zero (0 - 0.0 would be +0.0, not -0.0).
+    "negative": lambda x: P.Mul(x, te.const(-1, x.dtype), x.dtype) if x.dtype.is_float
+    else P.Sub(te.const(0, x.dtype), x, x.dtype),
     "abs": lambda x: te.call_intrin("fabs" if x.dtype.is_float else "abs", x),
     "square": lambda x: P.Mul(x, x, x.dtype),
     "sign": _sign,

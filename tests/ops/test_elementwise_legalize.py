@@ -64,3 +64,14 @@ y = (b, d, R.add(x, R.prim_value(T.float32(2))))''')
 def test_integer_power_is_not_lowered():
     text = module('x: R.Tensor((3,), "int32")', "y = R.power(x, x)")
     check_lowered(text, "relax.power", lowered=False)
+
+
+def test_negative_keeps_the_sign_of_zero():
+    """TE-leg-ew-1: -(+0.0) is -0.0 (1 / it is -inf), as NumPy has it; found by fuzzing."""
+    import numpy as np
+
+    import relax_ref
+    text = module('x: R.Tensor((2,), "float32")', "y = R.rsqrt(R.negative(x))")
+    out = check_lowered(text, "relax.negative")
+    got = relax_ref.run(out, np.array([0.0, -0.0], "float32"))
+    np.testing.assert_array_equal(got, [-np.inf, np.inf])
