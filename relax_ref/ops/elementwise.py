@@ -183,6 +183,16 @@ def _unary(np_fn):
     return compute
 
 
+def _unary_math(np_fn):
+    """EXEC-ew-unary-1: math functions compute in float64 and round once to the operand's
+    type, as the TIR math intrinsics do (EXEC-tir-intrin-1), so a lowered call computes
+    the same bits."""
+    @quiet
+    def compute(attrs, x):
+        return np.asarray(np_fn(x.astype(np.float64)), dtype=x.dtype)
+    return compute
+
+
 def _rsqrt(x):
     return 1.0 / np.sqrt(x)
 
@@ -355,6 +365,10 @@ _UNARY_TIR = {
     "bitwise_not": lambda x: te.call_intrin("bitwise_not", x),
 }
 _UNARY_TIR.update({name: (lambda x, n=name: te.call_intrin(n, x)) for name in _UNARY_FLOAT})
+# T.sigmoid and T.rsqrt round each step in the operand's type; the op rounds once from
+# float64 (EXEC-ew-unary-1), so they compute in float64 and convert at the end.
+_UNARY_TIR["sigmoid"] = lambda x: te.cast(x.dtype, te.call_intrin("sigmoid", te.cast("float64", x)))
+_UNARY_TIR["rsqrt"] = lambda x: te.cast(x.dtype, te.call_intrin("rsqrt", te.cast("float64", x)))
 
 
 def _legalize_unary(name: str, formula):
@@ -425,7 +439,7 @@ def _register_all() -> None:
                        dtypes="numeric", legalize=_legalize_unary(name, _UNARY_TIR[name])))
     for name, fn in _UNARY_FLOAT.items():
         register(OpDef(f"relax.{name}", (Operand("x"),), deduce=deduce_unary_float,
-                       compute=_unary(fn), family=FAMILY, spec_rule="SI-ew-unary-2",
+                       compute=_unary_math(fn), family=FAMILY, spec_rule="SI-ew-unary-2",
                        dtypes="float", legalize=_legalize_unary(name, _UNARY_TIR[name])))
     for name, fn in _UNARY_BOOL.items():
         register(OpDef(f"relax.{name}", (Operand("x"),), deduce=deduce_unary_bool,
