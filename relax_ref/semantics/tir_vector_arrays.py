@@ -290,6 +290,10 @@ def _fold(op: type, acc_first: bool, acc: np.ndarray, updates: np.ndarray,
     if mask is not None and ufunc is not None and acc_first:
         updates = np.where(mask, updates, _neutral(op, dt))
         mask = None
+    if mask is None and acc.ndim == 0 and acc_first:
+        whole = _fold_to_scalar(op, acc, updates, fold_shape, dt)
+        if whole is not None:
+            return whole
     steps = range(fold_shape[0]) if len(fold_shape) == 1 else \
         itertools.product(*(range(e) for e in fold_shape))
     if ufunc is not None and mask is None and acc.ndim:
@@ -306,6 +310,33 @@ def _fold(op: type, acc_first: bool, acc: np.ndarray, updates: np.ndarray,
         new = combine(acc, u, dt, None) if acc_first else combine(u, acc, dt, None)
         acc = new if mask is None else np.where(mask[t], new, acc)
     return np.asarray(acc)
+
+
+def _fold_to_scalar(op: type, acc: np.ndarray, updates: np.ndarray, fold_shape: tuple,
+                    dt: DataType) -> np.ndarray | None:
+    """A fold into one cell (a reduction to a 0-d result) as whole-array operations with
+    the sequential fold's exact result (EXEC-tir-vec-3), or None where there is none:
+    ``+ - *`` by ``ufunc.accumulate``, which combines strictly left to right in the
+    dtype (``ufunc.reduce`` would sum pairwise); ``max``/``min`` by the array's extreme
+    when no value is NaN or zero (then the left fold of ``a > b ? a : b`` picks the same
+    value in any order; a NaN or a signed zero makes the order matter)."""
+    flat = np.asarray(updates).reshape(-1)
+    if flat.size != int(np.prod(fold_shape)):
+        return None
+    ufunc = _UFUNCS.get(op)
+    if ufunc is not None:
+        seq = np.concatenate([np.asarray(acc).reshape(1).astype(flat.dtype), flat])
+        if seq.dtype != np.asarray(acc).dtype:
+            return None
+        return np.asarray(ufunc.accumulate(seq, dtype=seq.dtype)[-1])
+    if op in (P.Max, P.Min) and flat.dtype.kind in "fiu":
+        seq = np.concatenate([np.asarray(acc).reshape(1), flat])
+        if seq.dtype != np.asarray(acc).dtype:
+            return None
+        if flat.dtype.kind == "f" and (np.isnan(seq).any() or (seq == 0).any()):
+            return None
+        return np.asarray(seq.max() if op is P.Max else seq.min())
+    return None
 
 
 def _overflow_free(acc: np.ndarray, factors: list, count: int) -> bool:

@@ -1816,3 +1816,41 @@ def test_contraction_declines_where_blas_could_change_infs_and_nans(a_row, b_col
     with np.errstate(all="ignore"):
         run_prim_func(func, scalar, mode="scalar")
     assert bits(out) == bits(scalar[2])
+
+
+_SCALAR_FOLD = '''
+@T.prim_func
+def f(A: T.Buffer((T.int64(40), T.int64(50)), "DT"), S: T.Buffer((), "DT")):
+    for i, k in T.grid(T.int64(40), T.int64(50)):
+        with T.sblock("S"):
+            vi, vk = T.axis.remap("RR", [i, k])
+            with T.init():
+                S[()] = INIT
+            S[()] = UPDATE
+'''
+
+
+@pytest.mark.parametrize("dtype, init, update, values", [
+    ("float32", "T.float32(0)", "S[()] + A[vi, vk]", "normal"),
+    ("float16", "T.float16(1)", "S[()] * A[vi, vk]", "near_one"),
+    ("int8", "T.int8(0)", "S[()] + A[vi, vk]", "ints"),
+    ("float32", 'T.float32("-inf")', "T.max(S[()], A[vi, vk])", "normal"),
+    ("float32", 'T.float32("inf")', "T.min(S[()], A[vi, vk])", "zeros_and_nan"),
+    ("int32", "T.int32(2147483647)", "T.min(S[()], A[vi, vk])", "ints"),
+])
+def test_a_fold_into_one_cell_is_whole_array_and_bit_identical(dtype, init, update, values):
+    """EXEC-tir-vec-3: a reduction to a 0-d result runs as whole-array operations
+    (accumulate for + and *, the extreme for max/min without NaN or zero) with the
+    scalar path's exact bits; NaNs and signed zeros keep the sequential fold."""
+    text = _SCALAR_FOLD.replace("DT", dtype).replace("INIT", init).replace("UPDATE", update)
+    func = one_func(text)
+    rng = np.random.default_rng(3)
+    a = {"normal": lambda: rng.standard_normal((40, 50)),
+         "near_one": lambda: 1 + rng.standard_normal((40, 50)) / 100,
+         "ints": lambda: rng.integers(-100, 100, (40, 50)),
+         "zeros_and_nan": lambda: np.where(rng.random((40, 50)) < 0.1, 0.0,
+                                           np.where(rng.random((40, 50)) < 0.01, np.nan,
+                                                    rng.standard_normal((40, 50))))}[values]()
+    a = a.astype(dtype)
+    a[0, 0] = -0.0 if values == "zeros_and_nan" else a[0, 0]
+    run_all_modes(func, [a, np.zeros((), dtype)])
