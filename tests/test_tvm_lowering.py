@@ -39,9 +39,9 @@ KNOWN_LOWERED = {
     "not_equal_f32": (TVM_BUG, "not_equal lowers to TIR !=, an ordered comparison: false "
                                "when either side is NaN"),
     "act_leg_softmax_f16_sum": (TVM_BUG, "float16 sums accumulate in float16"),
-    "sigmoid_exp_f16_round_once": (TVM_BUG, "float16 exp and sigmoid lower to T.exp and "
-                                            "T.sigmoid of float16, not one rounding of the "
-                                            "exact value"),
+    "sigmoid_exp_f16_round_once": (TVM_BUG, "float16 sigmoid lowers to T.sigmoid, "
+                                            "1 / (1 + exp(-x)) rounded at each step "
+                                            "(EXEC-tir-* intrinsics), not once"),
     "linalg_leg_einsum_f16_sum": (TVM_BUG, "float16 sums accumulate in float16"),
     "linalg_leg_matmul_f16_sum": (TVM_BUG, "float16 sums accumulate in float16"),
     "linalg_leg_matmul_empty_k": (TVM_BUG, "a reduction of length 0 never runs its T.init, "
