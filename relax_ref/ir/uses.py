@@ -89,8 +89,24 @@ _TIR_NODES = (tir.Stmt, P.PrimExpr, tir.IterVar, tir.Range, tir.BufferRegion,
               tir.MatchBufferRegion)
 
 
-def stored_storage(func: tir.PrimFunc) -> set:
-    """The data variables (or buffers without one) that ``func`` may store into."""
+_STORED_MEMO: dict[int, tuple[tir.PrimFunc, frozenset]] = {}
+
+
+def stored_storage(func: tir.PrimFunc) -> frozenset:
+    """The data variables (or buffers without one) that ``func`` may store into.
+    Remembered per function (the IR is immutable): the interpreter asks on every call."""
+    hit = _STORED_MEMO.get(id(func))
+    if hit is not None and hit[0] is func:
+        return hit[1]
+    if len(_STORED_MEMO) >= 4096:
+        _STORED_MEMO.clear()
+    result = frozenset(_stored_storage(func))
+    # The memo holds ``func`` so that its id cannot be reused while it is cached.
+    _STORED_MEMO[id(func)] = (func, result)
+    return result
+
+
+def _stored_storage(func: tir.PrimFunc) -> set:
     stored: set = set()
     views: list[tir.MatchBufferRegion] = []
     for node in tir_nodes(func.body):
