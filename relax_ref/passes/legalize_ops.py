@@ -102,10 +102,15 @@ class Legalizer(RetypingRewriter):
 
     def binding(self, b: rx.Binding) -> list[rx.Binding]:
         out = super().binding(b)
-        if b.var.struct_info is not None:
-            for nb in out:
-                if nb.var.struct_info is None:
-                    self.known_sinfo[id(nb.var)] = b.var.struct_info
+        for nb in out:
+            if nb.var.struct_info is None:
+                # What normalization will deduce for the re-typed variable: the new
+                # value's struct info (a call_tir's out_ty may be finer than a coarse
+                # annotation), else the old facts, which still describe the value.
+                s = self._sinfo(nb.value) if isinstance(nb, rx.VarBinding) else None
+                s = s if s is not None else b.var.struct_info
+                if s is not None:
+                    self.known_sinfo[id(nb.var)] = s
         return out
 
     def _sinfo(self, e: rx.Expr) -> si.StructInfo | None:

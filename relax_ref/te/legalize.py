@@ -97,7 +97,8 @@ class LegalizeContext:
         if not (isinstance(s, si.PrimStructInfo) and s.value is not None):
             raise Decline(f"operand {i} is not a prim value of known value")
         for v in P.free_vars(s.value):
-            # A variable reaches the PrimFunc as an int64 scalar argument (TE-func-2).
+            # A variable reaches the PrimFunc as a scalar argument (TE-func-2); the Relax
+            # interpreter knows the values of int64 symbolic variables only.
             if v.dtype != INT64:
                 raise Decline(f"operand {i} uses {v.name} of type {v.dtype}")
         return s.value
