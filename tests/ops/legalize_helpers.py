@@ -27,15 +27,14 @@ class Module:
 '''
 
 
-def calls_of(mod: rx.IRModule, op_name: str) -> int:
-    """How many calls of ``op_name`` the module's Relax functions hold."""
-    count = 0
+def op_calls(mod: rx.IRModule) -> list[rx.Call]:
+    """Every call of an op in the module's Relax functions, in order."""
+    found: list[rx.Call] = []
 
     def walk(e) -> None:
-        nonlocal count
         if isinstance(e, rx.Call):
-            if isinstance(e.op, rx.Op) and e.op.name == op_name:
-                count += 1
+            if isinstance(e.op, rx.Op):
+                found.append(e)
             for a in e.args:
                 walk(a)
         elif isinstance(e, rx.SeqExpr):
@@ -54,7 +53,12 @@ def calls_of(mod: rx.IRModule, op_name: str) -> int:
     for f in mod.functions.values():
         if isinstance(f, rx.Function):
             walk(f)
-    return count
+    return found
+
+
+def calls_of(mod: rx.IRModule, op_name: str) -> int:
+    """How many calls of ``op_name`` the module's Relax functions hold."""
+    return sum(1 for c in op_calls(mod) if c.op.name == op_name)
 
 
 def check_lowered(text: str, op: str, *, trials: int = 4, seed: int = 0,

@@ -13,6 +13,7 @@ from relax_ref.ir import tir
 from relax_ref.ops.registry import lookup
 from relax_ref.passes.legalize_ops import legalize_ops
 from relax_ref.verify import check_pass
+from tests.ops.legalize_helpers import op_calls
 
 CASES = discover(DEFAULT_SUITE) if DEFAULT_SUITE.is_dir() else []
 _IMPL = None
@@ -31,34 +32,13 @@ def _legalizable_calls(mod: rx.IRModule, known_only: bool = False) -> list[str]:
     others)."""
     from relax_ref.passes.legalize_ops import _known, _sinfo
 
-    found: list[str] = []
-
-    def walk(e) -> None:
-        if isinstance(e, rx.Call):
-            if isinstance(e.op, rx.Op):
-                op = lookup(e.op.name)
-                if op is not None and op.legalize is not None:
-                    facts = [e.struct_info] + [_sinfo(a) for a in e.args]
-                    if not known_only or all(f is not None and _known(f) for f in facts):
-                        found.append(e.op.name)
-            for a in e.args:
-                walk(a)
-        elif isinstance(e, rx.SeqExpr):
-            for b in e.blocks:
-                for bd in b.bindings:
-                    walk(bd.value)
-            walk(e.body)
-        elif isinstance(e, rx.Function):
-            walk(e.body)
-        elif isinstance(e, rx.If):
-            walk(e.true_branch), walk(e.false_branch)
-        elif isinstance(e, rx.Tuple):
-            for f in e.fields:
-                walk(f)
-
-    for f in mod.functions.values():
-        if isinstance(f, rx.Function):
-            walk(f)
+    found = []
+    for e in op_calls(mod):
+        op = lookup(e.op.name)
+        if op is not None and op.legalize is not None:
+            facts = [e.struct_info] + [_sinfo(a) for a in e.args]
+            if not known_only or all(f is not None and _known(f) for f in facts):
+                found.append(e.op.name)
     return found
 
 
