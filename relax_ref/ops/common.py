@@ -365,3 +365,25 @@ def _limits(dtype: np.dtype):
         return ml_dtypes.finfo(dtype)
     except ValueError:
         return ml_dtypes.iinfo(dtype)
+
+
+# -- shared by the nn ops and their lowerings (nn.py, nn_lowering.py) ----------------------
+
+# The canonical data and kernel layouts of a convolution, by number of spatial axes.
+CONV_LAYOUTS = {1: ("NCW", "OIW"), 2: ("NCHW", "OIHW")}
+
+
+def layout_letters(layout: str) -> str:
+    """A layout's axis letters without the split factors (``NCHW16c`` -> ``NCHWc``)."""
+    return "".join(ch for ch in layout if not ch.isdigit())
+
+
+def conv_accumulator(dtype: np.dtype) -> np.dtype:
+    """EXEC-nn-conv-1: the dtype a convolution sums in: the output dtype, except floats
+    narrower than 32 bits (float16, bfloat16, float8), which sum in float32 and are
+    rounded once (NumPy's float16 einsum rounds at places of its own choosing; the
+    lowering sums in float32 too, so the two agree within float32 rounding)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "V" or (dtype.kind == "f" and dtype.itemsize < 4):
+        return np.dtype(np.float32)
+    return working_dtype(dtype)

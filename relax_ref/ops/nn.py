@@ -31,8 +31,9 @@ from relax_ref.ir.dtype import BOOL
 from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import (
-    OpRuntimeError, common_dtype, common_vdevice, expr_text, int_const, lowest_value,
-    provably_ne, quiet, tensor_arg, trunc_div, working_dtype,
+    CONV_LAYOUTS, OpRuntimeError, common_dtype, common_vdevice, conv_accumulator, expr_text,
+    int_const, layout_letters, lowest_value, provably_ne, quiet, tensor_arg, trunc_div,
+    working_dtype,
 )
 from .registry import (
     Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, to_dtype, to_float,
@@ -41,7 +42,6 @@ from .registry import (
 
 FAMILY = "nn"
 
-_CONV_LAYOUTS = {1: ("NCW", "OIW"), 2: ("NCHW", "OIHW")}
 _POOL2D_LAYOUT = "NCHW"
 
 
@@ -224,7 +224,7 @@ def _deduce_conv(ctx: DeduceContext, nsp: int) -> si.StructInfo:
     6. Output spatial dimension: SI-nn-window-1 with the kernel's extent; a constant
        negative one is an error. Batch and output channels come from data and weight.
     Without both shapes, only the dtype and the ndim are known."""
-    data_canon, kernel_canon = _CONV_LAYOUTS[nsp]
+    data_canon, kernel_canon = CONV_LAYOUTS[nsp]
     data, weight = tensor_arg(ctx, 0, "data"), tensor_arg(ctx, 1, "weight")
     strides, padding, dilation = ctx.attr("strides"), ctx.attr("padding"), ctx.attr("dilation")
     groups = ctx.attr("groups")
@@ -280,23 +280,12 @@ def _windows(xp: np.ndarray, kernel: Sequence[int], strides: Sequence[int],
     return v[tuple(index)]
 
 
-def conv_accumulator(dtype: np.dtype) -> np.dtype:
-    """EXEC-nn-conv-1: the dtype a convolution sums in: the output dtype, except floats
-    narrower than 32 bits (float16, bfloat16, float8), which sum in float32 and are
-    rounded once (NumPy's float16 einsum rounds at places of its own choosing; the
-    lowering sums in float32 too, so the two agree within float32 rounding)."""
-    dtype = np.dtype(dtype)
-    if dtype.kind == "V" or (dtype.kind == "f" and dtype.itemsize < 4):
-        return np.dtype(np.float32)
-    return working_dtype(dtype)
-
-
 @quiet
 def _conv(attrs, data, weight, *, nsp: int):
     """EXEC-nn-conv-1..2: ``out[n, o, y] = sum_{c, k} pad(data)[n, g*Cg + c, y*s + k*d] *
     weight[o, c, k]`` for the group ``g`` of output channel ``o``, computed in the output
     dtype (both operands cast to it first, as topi does)."""
-    data_canon, kernel_canon = _CONV_LAYOUTS[nsp]
+    data_canon, kernel_canon = CONV_LAYOUTS[nsp]
     rule = "EXEC-nn-conv-1"
     dperm = _runtime_perm(attrs.get("data_layout"), data_canon, rule)
     kperm = _runtime_perm(attrs.get("kernel_layout"), kernel_canon, rule)
@@ -377,16 +366,12 @@ def _pool_layouts(ctx: DeduceContext, x: si.TensorStructInfo):
     layout = ctx.attr("layout")
     hw = split_pool_layout(layout)
     if hw is not None and ctx.attr("out_layout") == layout:
-        _check_layout_ndim(ctx, x, _layout_letters(layout), "data")
+        _check_layout_ndim(ctx, x, layout_letters(layout), "data")
         return "split", hw
     perm = _check_layout(ctx, layout, _POOL2D_LAYOUT, "data")
     operm = _check_layout(ctx, ctx.attr("out_layout"), _POOL2D_LAYOUT, "output")
     _check_layout_ndim(ctx, x, layout, "data")
     return perm, operm
-
-
-def _layout_letters(layout: str) -> str:
-    return "".join(c for c in layout if not c.isdigit())
 
 
 def _pooled(attrs, data: np.ndarray, rule: str, core) -> np.ndarray:
@@ -396,9 +381,9 @@ def _pooled(attrs, data: np.ndarray, rule: str, core) -> np.ndarray:
     layout, out_layout = attrs.get("layout"), attrs.get("out_layout")
     hw = split_pool_layout(layout)
     if hw is not None and out_layout == layout:
-        if data.ndim != len(_layout_letters(layout)):
+        if data.ndim != len(layout_letters(layout)):
             raise OpRuntimeError("shape_mismatch", f"layout {layout} needs a "
-                                 f"{len(_layout_letters(layout))}-d tensor, found "
+                                 f"{len(layout_letters(layout))}-d tensor, found "
                                  f"{data.ndim}-d", rule=rule)
         x = np.moveaxis(data, hw, (-2, -1))
         rest = x.shape[:-2]
@@ -434,7 +419,7 @@ def _pool_spatial_dims(x: si.TensorStructInfo, layouts) -> list:
 
 
 def _pool_ndim(ctx: DeduceContext) -> int:
-    return len(_layout_letters(ctx.attr("layout")))
+    return len(layout_letters(ctx.attr("layout")))
 
 
 def deduce_pool2d(ctx: DeduceContext) -> si.StructInfo:
@@ -679,7 +664,7 @@ def _register_all() -> None:
                        family=FAMILY, spec_rule=rule, **extra))
 
     for nsp, name in ((1, "conv1d"), (2, "conv2d")):
-        data_canon, kernel_canon = _CONV_LAYOUTS[nsp]
+        data_canon, kernel_canon = CONV_LAYOUTS[nsp]
         op(name, (Operand("data"), Operand("weight")),
            (Attr("strides", 1, spatial_tuple(nsp, "strides")),
             Attr("padding", 0, padding_tuple(nsp)),

@@ -18,7 +18,7 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir.dtype import BOOL, FLOAT32, INT64, DataType
 from relax_ref.ir.numpy_dtype import numpy_dtype
 
-from .common import lowest_value, same_expr
+from .common import CONV_LAYOUTS, conv_accumulator, layout_letters, lowest_value, same_expr
 
 
 # -- small index helpers ----------------------------------------------------------------------
@@ -98,8 +98,6 @@ def by_letter(letters: str, values: Sequence) -> dict[str, object]:
 
 def conv_acc_dtype(dtype: DataType) -> DataType:
     """``nn.conv_accumulator`` as a TIR dtype."""
-    from .nn import conv_accumulator
-
     return FLOAT32 if conv_accumulator(numpy_dtype(dtype)) != numpy_dtype(dtype) else dtype
 
 
@@ -148,9 +146,7 @@ def legalize_conv(ctx, nsp: int):
     one reduction over the group's input channels and the kernel window, computed in
     ``out_layout``. Operands are cast to the accumulation dtype inside the sum (the
     output dtype; float32 for 16-bit floats, then a cast stage)."""
-    from .nn import _CONV_LAYOUTS
-
-    sp = _CONV_LAYOUTS[nsp][0][2:]
+    sp = CONV_LAYOUTS[nsp][0][2:]
     x, w = ctx.tensor(0, "data"), ctx.tensor(1, "weight")
     dl, kl, ol = ctx.attr("data_layout"), ctx.attr("kernel_layout"), ctx.attr("out_layout")
     strides, padding, dilation = ctx.attr("strides"), ctx.attr("padding"), ctx.attr("dilation")
@@ -220,11 +216,9 @@ def _const_div(a: P.PrimExpr, b: int) -> P.PrimExpr:
 def _pool_frame(ctx):
     """The data, its layout letters and the output's, and the output shape; declines a
     call whose output might be negative at run time (TE-leg-nn-1)."""
-    from .nn import _layout_letters
-
     x = ctx.tensor(0, "data")
     layout, out_layout = ctx.attr("layout"), ctx.attr("out_layout")
-    letters, out_letters = _layout_letters(layout), _layout_letters(out_layout)
+    letters, out_letters = layout_letters(layout), layout_letters(out_layout)
     out_shape = ctx.result_shape()
     if not proved_nonneg(out_shape):
         raise ctx.decline("the pooled size may be negative at run time")
