@@ -106,11 +106,6 @@ KNOWN_UNREAD = {
     "syntax/tir_return_annotation": "our printer writes T.ret, which TVM 0.27 lacks",
     "struct_info/pure_prim_func_called_directly": "our printer writes T.sblock_alloc_buffer "
                                                   "in a PrimFunc without s_tir=True",
-    "ops/floor_divide_f32": "our lowering writes floordiv of floats, which TVM 0.27's TIR "
-                            "accepts for integers only",
-    "ops/floor_mod_f32": "floormod of floats (as floor_divide_f32)",
-    "ops/repeat_zero": "our lowering of repeats = 0 divides by the constant 0 (never run: "
-                       "the loop is empty), which TVM's parser folds and refuses",
 }
 
 OPS_CASES = discover(DEFAULT_SUITE / "ops") if (DEFAULT_SUITE / "ops").is_dir() else []

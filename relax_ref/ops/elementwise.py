@@ -276,9 +276,14 @@ _BINARY_TIR = {
     "subtract": lambda a, b: P.Sub(a, b, a.dtype),
     "multiply": lambda a, b: P.Mul(a, b, a.dtype),
     "divide": lambda a, b: P.Div(a, b, a.dtype),
-    "floor_divide": lambda a, b: P.FloorDiv(a, b, a.dtype),
+    # Floats: floor(a / b) and a - floor(a / b) * b, each step rounded (EXEC-tir-div-1,
+    # numerics.float_floor_div/mod); TVM reads T.floordiv/floormod of integers only.
+    "floor_divide": lambda a, b: te.call_intrin("floor", te.div(a, b)) if a.dtype.is_float
+    else P.FloorDiv(a, b, a.dtype),
     "mod": lambda a, b: P.Mod(a, b, a.dtype),
-    "floor_mod": lambda a, b: P.FloorMod(a, b, a.dtype),
+    "floor_mod": lambda a, b: P.Sub(a, P.Mul(te.call_intrin("floor", te.div(a, b)), b, a.dtype),
+                                    a.dtype) if a.dtype.is_float
+    else P.FloorMod(a, b, a.dtype),
     "power": lambda a, b: te.call_intrin("pow", a, b),
     "maximum": _fmax, "minimum": _fmin,
     "bitwise_and": lambda a, b: te.call_intrin("bitwise_and", a, b),

@@ -289,7 +289,9 @@ def legalize_repeat(ctx):
     """``T_repeat``: output position ``i`` along the axis reads x at ``i // repeats``;
     with ``axis=None`` the flattened x is read at ``l // repeats`` (TE-leg-manip-6)."""
     x = ctx.tensor(0)
-    r = _i64(ctx.attr("repeats"))
+    # repeats = 0 gives an empty result whose formula never runs; ``// 0`` in the text
+    # would still stop TVM's parser, so the formula divides by 1 then.
+    r = _i64(max(1, ctx.attr("repeats")))
     axis = ctx.attr("axis")
     out_shape = _result_tensor(ctx)
     if axis is None:
