@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# Everything from this line on is written by hand and kept as it is.
+HAND_WRITTEN = "<!-- Written by hand below this line; tvm_report.py keeps it. -->"
 sys.path.insert(0, str(HERE.parent))
 
 from relax_ref.conformance import discover  # noqa: E402
@@ -38,8 +40,12 @@ def main() -> None:
         for c in rows:
             verdict = c.tvm.replace("|", "\\|").replace("\n", " ")
             lines.append(f"| `{c.name}` | {verdict} |")
-    (HERE / "TVM_DIFFERENCES.md").write_text("\n".join(lines) + "\n")
-    print(f"wrote {HERE / 'TVM_DIFFERENCES.md'}: {counts}")
+    path = HERE / "TVM_DIFFERENCES.md"
+    old = path.read_text() if path.exists() else ""
+    if HAND_WRITTEN in old:
+        lines += ["", old[old.index(HAND_WRITTEN):].rstrip("\n")]
+    path.write_text("\n".join(lines) + "\n")
+    print(f"wrote {path}: {counts}")
 
 
 if __name__ == "__main__":
