@@ -617,10 +617,9 @@ def cmd_ops(args: argparse.Namespace) -> int:
     import json
 
     from relax_ref.ops.op_table import op_rows
-    from relax_ref.semantics import interpreter
+    from relax_ref.semantics.interpreter import evaluated_ops
 
-    # The structural ops the interpreter evaluates itself (its dispatch table).
-    rows = op_rows(frozenset(interpreter._STRUCTURAL))
+    rows = op_rows(evaluated_ops())
     shown = [r for r in rows if r.missing()] if args.missing else rows
     if args.json:
         print(json.dumps([r.as_dict() for r in shown], indent=1))

@@ -609,6 +609,12 @@ _STRUCTURAL: dict[str, Callable] = {
 }
 
 
+def evaluated_ops() -> frozenset[str]:
+    """The ops the interpreter evaluates itself rather than through their NumPy
+    semantics (call_tir and the other call kinds, allocations, ...)."""
+    return frozenset(_STRUCTURAL)
+
+
 # NumPy's words for an array it cannot make: a size rather than a program error.
 _NUMPY_SIZE_ERRORS = ("array is too big", "Maximum allowed dimension", "Maximum allowed size")
 
