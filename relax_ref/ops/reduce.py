@@ -285,7 +285,7 @@ def _scan(np_fn: Callable, start: int):
         dtype = attrs.get("dtype")
         out_dtype = x.dtype if dtype.is_void else numpy_dtype(dtype)
         axis = attrs.get("axis")
-        data = x.astype(out_dtype)
+        data = cast_value(x, out_dtype)  # a TIR Cast (EXEC-tir-cast-2), as R.astype
         if axis is None:
             data, axis = data.reshape(-1), 0
         else:

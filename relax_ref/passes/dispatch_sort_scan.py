@@ -5,8 +5,7 @@ before LegalizeOps (spec/passes.md, PASS-dispatch-*).
 - PASS-dispatch-1. Calls of ``relax.sort``, ``relax.argsort``, ``relax.topk``,
   ``relax.cumsum`` and ``relax.cumprod`` are rewritten (no other op); a call whose operand
   or result has an unknown shape or dtype stays as it is (PASS-legalize-2), as does a
-  scan whose result dtype is bool (TIR has no bool arithmetic) or one that converts
-  floats to integers (the op converts with NumPy's astype, not as TIR casts).
+  scan whose result dtype is bool (TIR has no bool arithmetic).
 - PASS-dispatch-2. sort, argsort and topk become ``R.call_dps_packed`` of
   ``relax_ref.sort.sort`` / ``.argsort`` / ``.topk`` (``semantics/packed.py``) with TVM's
   CPU kernels' scalar arguments (axis normalized, ``is_ascend``; for topk ``k``, ``axis``,
@@ -117,11 +116,6 @@ def _scan(ctx: LegalizeContext) -> rx.Expr:
     out = ctx.result_sinfo
     if not isinstance(out, si.TensorStructInfo) or out.dtype.is_bool:
         raise ctx.decline("a bool scan has no TIR arithmetic")
-    if x.dtype.is_float and not out.dtype.is_float:
-        # EXEC-reduce-5 converts with NumPy's astype, whose results for NaN, infinities and
-        # values out of range are not TIR's casts' (EXEC-tir-cast-2).
-        raise ctx.decline("a float-to-integer conversion the scan's semantics do not define "
-                          "as TIR does")
     axis = None if ctx.attr("axis") is None else _axis(ctx, x.ndim)
     op = ctx.op_name.rsplit(".", 1)[-1]
     name = getattr(ctx.args[0], "name_hint", "") or "data"

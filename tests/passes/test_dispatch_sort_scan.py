@@ -136,16 +136,25 @@ def test_scan_prim_func_is_shared_and_named_after_the_op():
 
 
 def test_what_stays():
-    """PASS-dispatch-1: unknown shapes, bool scans and float-to-integer scans stay; other
-    ops are not touched."""
-    text = module('x: R.Tensor(ndim=2, dtype="float32"), b: R.Tensor((3,), "bool"), '
-                  'f: R.Tensor((3,), "float32")',
-                  """y = (R.sort(x), R.cumsum(x, axis=0), R.cumsum(b), R.add(x, x),
-     R.cumsum(f, dtype="uint8"))""")
+    """PASS-dispatch-1: unknown shapes and bool scans stay; other ops are not touched."""
+    text = module('x: R.Tensor(ndim=2, dtype="float32"), b: R.Tensor((3,), "bool")',
+                  "y = (R.sort(x), R.cumsum(x, axis=0), R.cumsum(b), R.add(x, x))")
     mod = relax_ref.check(relax_ref.from_source(text))
     out = dispatch_sort_scan(mod)
     for op in ("relax.sort", "relax.cumsum", "relax.add"):
         assert calls_of(out, op) == calls_of(mod, op)
+
+
+def test_a_float_to_integer_scan_converts_as_a_tir_cast():
+    """EXEC-reduce-5: the input converts as R.astype does (NaN, infinities and values
+    out of range as x86 converts them), so the scan lowers and keeps its results."""
+    text = module('f: R.Tensor((5,), "float32")', 'y = R.cumsum(f, dtype="uint8")')
+    mod = relax_ref.check(relax_ref.from_source(text))
+    out = dispatch_sort_scan(mod)
+    assert calls_of(out, "relax.cumsum") == 0
+    x = np.array([np.nan, 300.0, -1.5, np.inf, 2.7], "float32")
+    np.testing.assert_array_equal(relax_ref.run(mod, x), relax_ref.run(out, x))
+    check_pass(dispatch_sort_scan, mod, trials=3)
 
 
 def test_transform_entry_and_pipeline_with_legalize_ops():
