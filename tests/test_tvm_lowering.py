@@ -83,16 +83,6 @@ KNOWN_LOWERED = {
     # Ours.
     "arange_prim_step": (OURS, "TVM's shape ceil(6.0 / float32(s)) casts from float32, "
                                "which our evaluation of dimensions refuses (EXEC-sym-1)"),
-    "nonzero_2d": (OURS, "TVM calls the packed function relax.run.nonzero, which our "
-                         "interpreter does not have"),
-    "nonzero_bool_1d": (OURS, "as nonzero_2d"),
-    "nonzero_none": (OURS, "as nonzero_2d"),
-    "shape_to_tensor_param": (OURS, "no packed function relax.run.shape_to_tensor"),
-    "unique_axis": (OURS, "no packed function relax.run.unique"),
-    "unique_axis_none_keyword": (OURS, "no packed function relax.run.unique"),
-    "unique_float_2d_counts": (OURS, "no packed function relax.run.unique"),
-    "unique_sorted": (OURS, "no packed function relax.run.unique"),
-    "unique_unsorted_all": (OURS, "no packed function relax.run.unique"),
 }
 
 # CONF-lower-2: cases whose lowered text TVM does not read though it reads the case's

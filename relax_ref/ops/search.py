@@ -224,13 +224,17 @@ def _register_all() -> None:
         register(OpDef(f"relax.{name}", operands, attrs, deduce=deduce, compute=compute,
                        family=FAMILY, spec_rule=rule))
 
-    op("unique", (Operand("x"), Operand("sorted", "prim", default=True),
-                  Operand("return_index", "prim", default=False),
-                  Operand("return_inverse", "prim", default=False),
-                  Operand("return_counts", "prim", default=False),
-                  Operand("axis", "prim", optional=True)),
-       (), deduce_unique, _unique, "SI-search-unique-1")
-    op("nonzero", (Operand("x"),), (), deduce_nonzero, _nonzero, "SI-search-nonzero-1")
+    register(OpDef("relax.unique", (Operand("x"), Operand("sorted", "prim", default=True),
+                                    Operand("return_index", "prim", default=False),
+                                    Operand("return_inverse", "prim", default=False),
+                                    Operand("return_counts", "prim", default=False),
+                                    Operand("axis", "prim", optional=True)),
+                   deduce=deduce_unique, compute=_unique, family=FAMILY,
+                   spec_rule="SI-search-unique-1", legalize_any_shape=True,
+                   legalize=lambda ctx: ctx.call_packed("relax.run.unique", *ctx.args)))
+    register(OpDef("relax.nonzero", (Operand("x"),), deduce=deduce_nonzero, compute=_nonzero,
+                   family=FAMILY, spec_rule="SI-search-nonzero-1", legalize_any_shape=True,
+                   legalize=lambda ctx: ctx.call_packed("relax.run.nonzero", *ctx.args)))
     op("sort", (Operand("x"),), (Attr("axis", -1, to_int), Attr("descending", False, to_bool)),
        deduce_sort, _sort, "SI-search-sort-1")
     op("argsort", (Operand("data"),),

@@ -93,10 +93,25 @@ def deduce_alloc_tensor_at(shape_index: int, dtype_index: int):
     return deduce
 
 
-def _reg(name: str, operands, deduce, pure: bool, rule: str, doc: str = "") -> None:
+def _reg(name: str, operands, deduce, pure: bool, rule: str, doc: str = "",
+         legalize=None) -> None:
     register(OpDef(name, tuple(Operand(o, "any") for o in operands), deduce=deduce,
                    compute=None, pure=pure, family=FAMILY, raw_call=True, spec_rule=rule,
-                   doc=doc))
+                   doc=doc, legalize=legalize, legalize_any_shape=legalize is not None))
+
+
+def _legalize_print(ctx):
+    """PASS-legalize-7: ``R.call_packed("relax.run.print", format, values...)``."""
+    return ctx.call_packed("relax.run.print", *ctx.args, pure=False)
+
+
+def _legalize_assert(ctx):
+    """PASS-legalize-7: ``R.call_packed("relax.run.assert_op", condition, format,
+    values...)``; a tuple of format arguments written as a tuple is spread."""
+    args = list(ctx.args[:2])
+    for a in ctx.args[2:]:
+        args.extend(a.fields if isinstance(a, rx.Tuple) else (a,))
+    return ctx.call_packed("relax.run.assert_op", *args, pure=False)
 
 
 _reg("relax.call_tir", ("func", "args", "tir_vars"), deduce_call_tir, True, "SI-struct-dps-1")
@@ -108,8 +123,10 @@ _reg("relax.call_dps_packed", ("func", "args"), deduce_call_tir, True, "SI-struc
 _reg("relax.call_pure_packed", ("func",), deduce_packed, True, "SI-struct-packed-1")
 _reg("relax.call_inplace_packed", ("func",), deduce_packed, True, "SI-struct-packed-1")
 _reg("relax.call_builtin_with_ctx", ("func", "args"), deduce_packed, False, "SI-struct-packed-1")
-_reg("relax.print", ("values",), deduce_void, False, "SI-struct-void-1")
-_reg("relax.assert_op", ("condition", "format_args"), deduce_void, False, "SI-struct-void-1")
+_reg("relax.print", ("values",), deduce_void, False, "SI-struct-void-1",
+     legalize=_legalize_print)
+_reg("relax.assert_op", ("condition", "format_args"), deduce_void, False, "SI-struct-void-1",
+     legalize=_legalize_assert)
 _reg("relax.memory.kill_storage", ("storage",), deduce_void, False, "SI-struct-void-1")
 _reg("relax.memory.kill_tensor", ("tensor",), deduce_void, False, "SI-struct-void-1")
 

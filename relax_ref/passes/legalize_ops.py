@@ -18,6 +18,9 @@ it lowers to (spec/passes.md, PASS-legalize-*).
   earlier call's up to a renaming of symbolic variables reuses that call's lowering
   (the same PrimFunc, its operands and symbolic variables renamed), without running the
   legalization again: legalizations are functions of exactly these facts.
+- PASS-legalize-7. The ops TVM lowers to runtime functions (its ``FCallPacked`` ops:
+  unique, nonzero, print, assert_op) become calls of those functions (``OpDef.
+  legalize_any_shape``: whatever their shapes), which run the ops' own semantics.
 - PASS-legalize-5. A variable binding whose value changed is re-typed from the new value
   (``RetypingRewriter``); the result is normalized, so nested expressions a legalization
   returns become bindings.
@@ -157,8 +160,8 @@ class Legalizer(RetypingRewriter):
         if name in self.skip:
             return e
         fn = self.custom.get(name)
+        opdef = lookup(name)
         if fn is None:
-            opdef = lookup(name)
             fn = opdef.legalize if opdef is not None else None
         if fn is None or depth > _MAX_DEPTH:
             return e
@@ -167,6 +170,14 @@ class Legalizer(RetypingRewriter):
             if deduced is None:
                 return e
             e = deduced
+        if opdef is not None and opdef.legalize_any_shape and fn is opdef.legalize:
+            # A lowering to a packed call needs no shapes (PASS-legalize-7).
+            try:
+                out = fn(LegalizeContext(e, [self._sinfo(a) for a in e.args],
+                                         self.add_prim_func, self.sizes))
+            except Decline:
+                return e
+            return e if out is None else out
         if not _known(e.struct_info):
             return e
         arg_sinfo = [self._sinfo(a) for a in e.args]

@@ -35,7 +35,7 @@ from relax_ref.solver.evaluate import EvaluationError, evaluate_int
 from . import memory
 from relax_ref.errors import RelaxError, ResourceError, RuntimeCheckError
 from .liveness import release_plan
-from .packed import lookup_packed
+from .packed import lookup_packed, register_packed
 from relax_ref.values import (
     Closure, DTypeValue, PackedFunc, PrimScalar, ShapeValue, StringValue, describe_value,
 )
@@ -338,7 +338,9 @@ class Interpreter:
     def call_packed(self, callee: PackedFunc, args: list, span) -> Any:
         try:
             result = callee.impl.func(*args)
-        except RelaxError:
+        except RelaxError as err:
+            if err.span is None:
+                err.span = span  # located at the call (EXEC-error-1)
             raise
         except Exception as err:  # noqa: BLE001 - a user function's failure is reported
             raise RuntimeCheckError(f"packed function {callee.name!r} failed: "
@@ -471,14 +473,30 @@ def _eval_call_pure_packed(interp: Interpreter, e: rx.Call, frame: Frame):
 
 def _eval_print(interp: Interpreter, e: rx.Call, frame: Frame):
     # SYN-relax-12: the format is the first operand.
-    fmt = _format_operand(e)
-    values = [interp.expr(a, frame) for a in e.args[1:]]
+    return _print(_format_operand(e), [interp.expr(a, frame) for a in e.args[1:]])
+
+
+def _print(fmt: str, values: list) -> tuple:
     shown = [_show(v) for v in values]
     text = _fill_format(fmt, shown) if fmt else None
     if text is None:
         text = " ".join([fmt] + shown if fmt else shown)
     print(text, file=sys.stdout)
     return ()
+
+
+# R.print and R.assert_op as the runtime functions TVM's LegalizeOps calls
+# (``R.call_packed("relax.run.print", format, values...)``): the same behaviour.
+@register_packed("relax.run.print")
+def _run_print(fmt, *values):
+    return _print(str(fmt.value if isinstance(fmt, StringValue) else fmt), list(values))
+
+
+@register_packed("relax.run.assert_op")
+def _run_assert(cond, fmt, *values):
+    fmt = str(fmt.value if isinstance(fmt, StringValue) else fmt)
+    flat = [x for v in values for x in (v if isinstance(v, tuple) else (v,))]
+    return _assert(cond, fmt, flat, None)
 
 
 def _fill_format(fmt: str, shown: list[str]) -> str | None:
@@ -499,23 +517,35 @@ def _fill_format(fmt: str, shown: list[str]) -> str | None:
 
 def _eval_assert(interp: Interpreter, e: rx.Call, frame: Frame):
     cond = interp.expr(e.args[0], frame)
+    if not _assert_holds(cond, e.span):
+        fmt = _format_operand(e) or "Assertion failed"
+        rest = []
+        for a in e.args[2:]:
+            v = interp.expr(a, frame)
+            rest.extend(v if isinstance(v, tuple) else [v])  # the format args are a tuple
+        return _assert(cond, fmt, rest, e.span)
+    return ()
+
+
+def _assert(cond, fmt: str, values: list, span) -> tuple:
+    """EXEC-assert-1: a false condition fails the check ``assert`` with the message."""
+    if not _assert_holds(cond, span):
+        message = _fill_format(str(fmt or "Assertion failed"),
+                               [_show(v) for v in values]) or str(fmt)
+        raise RuntimeCheckError(message, span, check="assert", rule="EXEC-assert-1")
+    return ()
+
+
+def _assert_holds(cond, span) -> bool:
     if isinstance(cond, PrimScalar) and cond.dtype == BOOL:
         ok = bool(cond.value)
     elif isinstance(cond, np.ndarray) and cond.ndim == 0 and cond.dtype == np.bool_:
         ok = bool(cond)
     else:
         raise RuntimeCheckError(f"the condition of R.assert_op must be a bool scalar, found "
-                                f"{describe_value(cond)}", e.span, check="struct_info",
+                                f"{describe_value(cond)}", span, check="struct_info",
                                 rule="EXEC-assert-1")
-    if not ok:
-        fmt = _format_operand(e) or "Assertion failed"
-        rest = []
-        for a in e.args[2:]:
-            v = interp.expr(a, frame)
-            rest.extend(v if isinstance(v, tuple) else [v])  # the format args are a tuple
-        message = _fill_format(str(fmt), [_show(v) for v in rest]) or str(fmt)
-        raise RuntimeCheckError(message, e.span, check="assert", rule="EXEC-assert-1")
-    return ()
+    return ok
 
 
 def _format_operand(e: rx.Call) -> str:

@@ -150,3 +150,37 @@ def _packed_topk(data, k, axis, ret_type, is_ascend, *outs) -> None:
     values = value if isinstance(value, tuple) else (value,)
     for out, v in zip(outs, values):
         _fill(out, v, "topk")
+
+
+# -- the runtime functions TVM's LegalizeOps lowers some ops to (FCallPacked) ----------------
+# Each runs the op's own semantics, so a lowered call computes what the op computes.
+
+def _op_semantics(op_name: str, *args):
+    from relax_ref.errors import RuntimeCheckError
+    from relax_ref.ir.relax import EMPTY_ATTRS
+    from relax_ref.ops.common import OpRuntimeError
+    from relax_ref.ops.registry import lookup
+
+    opdef = lookup(op_name)
+    try:
+        return opdef.compute(EMPTY_ATTRS, *args)
+    except OpRuntimeError as err:
+        raise RuntimeCheckError(f"{opdef.short_name}: {err.message}", None, check=err.check,
+                                rule=err.rule) from None
+
+
+@register_packed("relax.run.unique")
+def _run_unique(x, *flags):
+    """``R.unique``'s operands after the data: sorted, return_index, return_inverse,
+    return_counts[, axis] (EXEC-search-unique-1)."""
+    return _op_semantics("relax.unique", x, *flags)
+
+
+@register_packed("relax.run.nonzero")
+def _run_nonzero(x):
+    return _op_semantics("relax.nonzero", x)
+
+
+@register_packed("relax.run.shape_to_tensor")
+def _run_shape_to_tensor(shape):
+    return _op_semantics("relax.shape_to_tensor", shape)

@@ -173,6 +173,17 @@ class LegalizeContext:
         return rx.Call(rx.Op("relax.call_tir"), (gv, args), sinfo_args=ty,
                        span=self.call.span)
 
+    def call_packed(self, func: str, *args: rx.Expr, pure: bool = True) -> rx.Call:
+        """The call as a call of the runtime function ``func`` with ``args`` and the
+        call's own struct info as the result (TE-leg-5): ``R.call_pure_packed`` for a
+        pure op, ``R.call_packed`` otherwise, as TVM lowers its FCallPacked ops."""
+        ret = self.call.struct_info
+        if pure:
+            return rx.Call(rx.Op("relax.call_pure_packed"), (rx.ExternFunc(func),) + args,
+                           sinfo_args=(ret,), span=self.call.span)
+        callee = rx.ExternFunc(func, si.FuncStructInfo(None, si.ObjectStructInfo(), False))
+        return rx.Call(callee, args, sinfo_args=(ret,), span=self.call.span)
+
     def call_op(self, name: str, *args: rx.Expr, **attrs: Any) -> rx.Call:
         """A call of another op (legalized in turn by the pass)."""
         return rx.Call(rx.Op(name), tuple(args), rx.Attrs.of(attrs), span=self.call.span)

@@ -231,3 +231,36 @@ def test_nothing_lowerable_is_left(case):
         assert left, f"{case.id} now lowers: remove it from STAYS"
     else:
         assert left == [], f"left after LegalizeOps: {left}"
+
+
+def test_ops_tvm_lowers_to_runtime_functions_become_packed_calls(capsys):
+    """PASS-legalize-7: unique, nonzero (pure) and print, assert_op become calls of
+    relax.run.*, whatever their shapes, and behave as the ops do."""
+    import numpy as np
+    text = '''
+@I.ir_module
+class M:
+    @R.function(pure=False)
+    def main(x: R.Tensor(("n",), "int32"), ok: R.Prim("bool")):
+        u = R.unique(x, sorted=True, return_counts=True)
+        z = R.nonzero(x)
+        R.print(x, format="x={}")
+        R.assert_op(ok, x, format="bad {}")
+        return (u, z)
+'''
+    mod = relax_ref.check(relax_ref.from_source(text))
+    out = legalize_ops(mod)
+    printed = out.script()
+    for name in ("relax.run.unique", "relax.run.nonzero", "relax.run.print",
+                 "relax.run.assert_op"):
+        assert name in printed, printed
+    assert not _legalizable_calls(out), printed
+    x = np.array([3, 0, 3, 1], "int32")
+    before, after = relax_ref.run(mod, x, True), relax_ref.run(out, x, True)
+    for a, b in zip(before, after):
+        for p, q in zip(a if isinstance(a, tuple) else (a,), b if isinstance(b, tuple) else (b,)):
+            np.testing.assert_array_equal(p, q)
+    assert capsys.readouterr().out == "x=[3 0 3 1]\nx=[3 0 3 1]\n"
+    with pytest.raises(relax_ref.RuntimeCheckError, match="bad") as err:
+        relax_ref.run(out, x, False)
+    assert err.value.check == "assert" and err.value.span is not None
