@@ -223,7 +223,8 @@ def _compare_value(a, b, exact: bool,
                 rtol = max(tol[0], 2 * float(ml_dtypes.finfo(a.dtype).eps))
                 ok = np.allclose(fa[mask], fb[mask], rtol=rtol, atol=tol[1])
             if not ok:
-                err = np.max(np.abs(fa[mask] - fb[mask])) if mask.any() else 0.0
+                with np.errstate(invalid="ignore"):  # inf - inf: the error is nan
+                    err = np.max(np.abs(fa[mask] - fb[mask])) if mask.any() else 0.0
                 return f"values differ (max abs error {err:.3g})"
             return None
         if not np.array_equal(a, b):

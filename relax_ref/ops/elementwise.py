@@ -193,6 +193,14 @@ def _unary_math(np_fn):
     return compute
 
 
+def _power(a, b):
+    """Float power in float64, rounded once to the type (EXEC-ew-unary-1's rule, as
+    ``T.pow`` computes); integer power is NumPy's."""
+    if np.issubdtype(a.dtype, np.floating) or a.dtype.kind == "V":
+        return np.power(a.astype(np.float64), np.asarray(b).astype(np.float64)).astype(a.dtype)
+    return np.power(a, b)
+
+
 def _rsqrt(x):
     return 1.0 / np.sqrt(x)
 
@@ -203,7 +211,7 @@ def _sigmoid(x):
 
 _BINARY = {
     "add": np.add, "subtract": np.subtract, "multiply": np.multiply,
-    "divide": _int_div_trunc, "floor_divide": _floor_div, "power": np.power,
+    "divide": _int_div_trunc, "floor_divide": _floor_div, "power": _power,
     "maximum": np.maximum, "minimum": np.minimum, "mod": _int_mod_trunc,
     "floor_mod": _floor_mod,
 }
