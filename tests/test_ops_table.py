@@ -17,12 +17,7 @@ from relax_ref.ops.registry import all_ops
 from relax_ref.ops.tvm_catalog import TVM_OPS, tvm_legalizes, tvm_lowering
 
 # Ops TVM 0.27 legalizes that we register but do not lower, and why.
-NOT_LEGALIZED = {
-    "relax.dynamic_strided_slice": "its result's lengths are known only at run time; TVM "
-                                   "binds them with a shape function and match_cast, which "
-                                   "a legalization (one expression) cannot "
-                                   "(spec/ops/indexing.md)",
-}
+NOT_LEGALIZED: dict[str, str] = {}
 
 # Registered ops without a conformance case, and why.
 NO_CASE = {

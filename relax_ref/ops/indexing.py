@@ -463,8 +463,60 @@ def legalize_strided_slice(ctx):
     return ctx.call_te(out, "strided_slice")
 
 
-# dynamic_strided_slice has no lowering: its result's lengths are known only at run time
-# (SI-index-dslice-2), so LegalizeOps leaves every call of it (PASS-legalize-2).
+def legalize_dynamic_strided_slice(ctx):
+    """TE-leg-index-3, TVM's form in steps, since the result's lengths are known only at
+    run time (SI-index-dslice-2): a shape function computes each axis's length from the
+    bounds (Python's slice rule: a negative bound counts from the end, then clamps to
+    ``[0, n]``, or ``[-1, n - 1]`` for a negative stride; a zero stride gives -1, which
+    ``R.tensor_to_shape`` refuses with ``invalid_value``, as the op traps); the lengths
+    become a shape, ``R.match_cast`` binds them to new symbolic variables, and the
+    kernel reads ``x`` at ``begin' + i * stride`` on each axis. The bounds' buffers have
+    ``ndim(x)`` elements, so bounds of another length trap ``shape_mismatch``."""
+    s = ctx.arg_sinfo[0]
+    if not isinstance(s, si.TensorStructInfo) or s.shape is None or s.ndim < 1:
+        raise ctx.decline("x has no known shape")
+    nd = s.ndim
+    for i in (1, 2, 3):
+        b = ctx.arg_sinfo[i]
+        if not isinstance(b, si.TensorStructInfo) or b.dtype != INT64:
+            raise ctx.decline("the bounds are not known int64 tensors")
+    x = ctx.tensor(0)
+    begin, end, strides = (ctx.placeholder(ctx.args[i], (nd,), INT64, name)
+                           for i, name in ((1, "begin"), (2, "end"), (3, "strides")))
+    c = lambda v: P.IntImm(v, INT64)  # noqa: E731
+    lt = lambda a, b: P.LT(a, b, BOOL)  # noqa: E731
+    gt = lambda a, b: P.GT(a, b, BOOL)  # noqa: E731
+
+    def dim(i):
+        value: P.PrimExpr = x.shape[nd - 1]
+        for k in range(nd - 2, -1, -1):
+            value = te.if_then_else(P.EQ(i, c(k), BOOL), x.shape[k], value)
+        return value
+
+    def canonical(v, n, st):
+        low = te.select(lt(st, c(0)), c(-1), c(0))
+        high = te.select(lt(st, c(0)), n - c(1), n)
+        w = te.select(lt(v, c(0)), v + n, v)
+        return te.select(lt(w, low), low, te.select(gt(w, high), high, w))
+
+    def length(i):
+        n, st = dim(i), strides[i]
+        b, e = canonical(begin[i], n, st), canonical(end[i], n, st)
+        up = P.Max(c(0), P.FloorDiv(e - b + st - c(1), st, INT64), INT64)
+        down = P.Max(c(0), P.FloorDiv(b - e - st - c(1), P.Sub(c(0), st, INT64), INT64), INT64)
+        return te.if_then_else(P.EQ(st, c(0), BOOL), c(-1),
+                               te.if_then_else(gt(st, c(0)), up, down))
+    lengths = te.compute((nd,), length, name="T_shape_func_strided_slice_dynamic")
+    as_tensor = ctx.emit(ctx.call_te(lengths, "shape_func"), "lengths")
+    as_shape = ctx.emit(ctx.call_op("relax.tensor_to_shape", as_tensor), "lengths_shape")
+    out_shape = tuple(P.Var(f"s{k}", INT64) for k in range(nd))
+    ctx.emit_match_cast(as_shape, si.ShapeStructInfo(out_shape, nd), "out_shape")
+
+    def element(*j):
+        return x[tuple(canonical(begin[d], x.shape[d], strides[d]) + j[d] * strides[d]
+                       for d in range(nd))]
+    out = te.compute(out_shape, element, name="T_strided_slice_dynamic", axis_prefix="ax")
+    return ctx.call_te(out, "dynamic_strided_slice")
 
 
 # -- registration ----------------------------------------------------------------------------
@@ -484,7 +536,8 @@ def _register_all() -> None:
     register(OpDef("relax.dynamic_strided_slice",
                    (Operand("x"), Operand("begin"), Operand("end"), Operand("strides")),
                    deduce=deduce_dynamic_strided_slice, compute=compute_dynamic_strided_slice,
-                   family=FAMILY, spec_rule="SI-index-dslice-2"))
+                   family=FAMILY, spec_rule="SI-index-dslice-2",
+                   legalize=legalize_dynamic_strided_slice, legalize_any_shape=True))
 
 
 _register_all()

@@ -137,8 +137,9 @@ class OpDef:
     # lowers a call to a tensor program (``ctx.call_te``) or to other ops; None where
     # the op stays as it is through LegalizeOps (spec/passes.md PASS-legalize-*).
     legalize: Callable[[Any], Any] | None = None
-    # The legalization needs no known shapes (it lowers to a packed call, as TVM's
-    # FCallPacked ops do), so LegalizeOps applies it to any call (PASS-legalize-2).
+    # The legalization needs no known result shape (a packed call, as TVM's FCallPacked
+    # ops lower; or a shape computed at run time), so LegalizeOps applies it to calls
+    # whose result shape is unknown (PASS-legalize-2, -7).
     legalize_any_shape: bool = False
 
     @property

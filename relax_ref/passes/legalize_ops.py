@@ -98,12 +98,32 @@ class Legalizer(RetypingRewriter):
         self.known_sinfo: dict[int, si.StructInfo] = {}
         self.templates: dict[tuple, tuple] = {}  # PASS-legalize-6
         self.sizes: frozenset[P.Var] = frozenset()
+        self.in_dataflow = False
+        self.prelude: list[rx.Binding] = []  # bindings emitted for the current one (TE-leg-6)
 
     def global_function(self, name: str, func: rx.Function) -> rx.Function | None:
         self.sizes = frozenset(_size_vars(func))
         return super().global_function(name, func)
 
+    def block(self, block: rx.BindingBlock) -> rx.BindingBlock | None:
+        saved, self.in_dataflow = self.in_dataflow, isinstance(block, rx.DataflowBlock)
+        try:
+            return super().block(block)
+        finally:
+            self.in_dataflow = saved
+
+    def new_var(self, name: str) -> rx.Var:
+        return rx.DataflowVar(name) if self.in_dataflow else rx.Var(name)
+
     def binding(self, b: rx.Binding) -> list[rx.Binding]:
+        outer, self.prelude = self.prelude, []
+        try:
+            out = self._binding(b)
+            return self.prelude + out if self.prelude else out
+        finally:
+            self.prelude = outer
+
+    def _binding(self, b: rx.Binding) -> list[rx.Binding]:
         out = super().binding(b)
         for nb in out:
             if nb.var.struct_info is None:
@@ -172,12 +192,16 @@ class Legalizer(RetypingRewriter):
             e = deduced
         if opdef is not None and opdef.legalize_any_shape and fn is opdef.legalize:
             # A lowering to a packed call needs no shapes (PASS-legalize-7).
+            ctx = LegalizeContext(e, [self._sinfo(a) for a in e.args], self.add_prim_func,
+                                  self.sizes, self.new_var)
             try:
-                out = fn(LegalizeContext(e, [self._sinfo(a) for a in e.args],
-                                         self.add_prim_func, self.sizes))
+                out = fn(ctx)
             except Decline:
                 return e
-            return e if out is None else out
+            if out is None:
+                return e
+            self.prelude.extend(ctx.emitted)
+            return out
         if not _known(e.struct_info):
             return e
         arg_sinfo = [self._sinfo(a) for a in e.args]
@@ -187,13 +211,16 @@ class Legalizer(RetypingRewriter):
         hit = self.templates.get(key[0]) if key is not None else None
         if hit is not None:
             return _instantiate(hit, e, key[1])
-        ctx = LegalizeContext(e, arg_sinfo, self.add_prim_func, self.sizes)
+        ctx = LegalizeContext(e, arg_sinfo, self.add_prim_func, self.sizes, self.new_var)
         try:
             out = fn(ctx)
         except Decline:
             return e
         if out is None or out is e:
             return e
+        if ctx.emitted:  # a lowering in several bindings is not reused (PASS-legalize-6)
+            self.prelude.extend(ctx.emitted)
+            return self._legalize_nested(out, depth + 1)
         if key is not None:
             template = _template(out, e, key[1])
             if template is not None:

@@ -38,6 +38,10 @@ class LegalizeContext:
     # Symbolic variables known to be sizes (never negative): the enclosing function binds
     # them as tensor or shape dimensions (TE-leg-4, ``is_size``).
     sizes: frozenset[P.Var] = frozenset()
+    # Makes the variable of an emitted binding (a DataflowVar inside a dataflow block).
+    new_var: Callable[[str], rx.Var] = lambda name: rx.Var(name)  # noqa: E731
+    # Bindings a legalization emits before the call's own (TE-leg-6).
+    emitted: list[rx.Binding] = field(default_factory=list)
     _inputs: list[tuple[Tensor, rx.Expr]] = field(default_factory=list)
 
     # -- the call --------------------------------------------------------------------------
@@ -183,6 +187,19 @@ class LegalizeContext:
                            sinfo_args=(ret,), span=self.call.span)
         callee = rx.ExternFunc(func, si.FuncStructInfo(None, si.ObjectStructInfo(), False))
         return rx.Call(callee, args, sinfo_args=(ret,), span=self.call.span)
+
+    def emit(self, value: rx.Expr, name: str = "lv") -> rx.Var:
+        """Bind ``value`` before the call being lowered (TE-leg-6); its variable."""
+        var = self.new_var(name)
+        self.emitted.append(rx.VarBinding(var, value, span=self.call.span))
+        return var
+
+    def emit_match_cast(self, value: rx.Expr, sinfo: si.StructInfo, name: str = "lv") -> rx.Var:
+        """``R.match_cast(value, sinfo)`` before the call: it defines the symbolic
+        variables of ``sinfo`` that nothing defined before (TE-leg-6)."""
+        var = self.new_var(name)
+        self.emitted.append(rx.MatchCast(var, value, sinfo, span=self.call.span))
+        return var
 
     def call_op(self, name: str, *args: rx.Expr, **attrs: Any) -> rx.Call:
         """A call of another op (legalized in turn by the pass)."""

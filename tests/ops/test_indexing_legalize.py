@@ -145,8 +145,36 @@ y = R.strided_slice(x, (0,), (1,), (n - 1,), assume_inbound=True)''')
     check_lowered(text, "relax.strided_slice", lowered=False)
 
 
-def test_dynamic_strided_slice_stays():
-    # Its result's lengths are known only at run time (SI-index-dslice-2).
-    text = module('x: R.Tensor((4, 5), "float32"), b: R.Tensor((2,), "int64")',
-                  "y = R.dynamic_strided_slice(x, b, b, b)")
-    check_lowered(text, "relax.dynamic_strided_slice", lowered=False)
+_BOUNDS = st.lists(st.integers(-9, 9), min_size=2, max_size=2)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_BOUNDS, _BOUNDS, st.lists(st.sampled_from([-3, -2, -1, 0, 1, 2, 3]), min_size=2,
+                                  max_size=2), st.integers(0, 3))
+def test_dynamic_strided_slice_computes_its_lengths_at_run_time(begin, end, strides, rows):
+    """TE-leg-index-3: a shape function, tensor_to_shape, a match_cast and the kernel:
+    Python's slicing of every axis, a zero stride traps invalid_value as the op does."""
+    text = module('x: R.Tensor(("n", 5), "float32"), b: R.Tensor((2,), "int64"), '
+                  'e: R.Tensor((2,), "int64"), s: R.Tensor((2,), "int64")',
+                  "y = R.dynamic_strided_slice(x, b, e, s)")
+    out = check_lowered(text, "relax.dynamic_strided_slice", trials=2)
+    x = np.arange(rows * 5, dtype="float32").reshape(rows, 5)
+    args = [x] + [np.array(v, "int64") for v in (begin, end, strides)]
+    if 0 in strides:
+        with pytest.raises(RuntimeCheckError) as err:
+            relax_ref.run(out, *args)
+        assert err.value.check == "invalid_value"
+        return
+    want = x[begin[0]:end[0]:strides[0], begin[1]:end[1]:strides[1]]
+    np.testing.assert_array_equal(relax_ref.run(out, *args), want)
+
+
+def test_dynamic_strided_slice_bounds_of_another_length_trap_shape_mismatch():
+    text = module('x: R.Tensor((4, 5), "float32"), b: R.Tensor(("k",), "int64"), '
+                  'e: R.Tensor(("k",), "int64"), s: R.Tensor(("k",), "int64")',
+                  "y = R.dynamic_strided_slice(x, b, e, s)")
+    out = legalize_ops(relax_ref.check(relax_ref.from_source(text)))
+    one = np.array([1], "int64")
+    with pytest.raises(RuntimeCheckError) as err:
+        relax_ref.run(out, np.zeros((4, 5), "float32"), one, one, one)
+    assert err.value.check == "shape_mismatch"
