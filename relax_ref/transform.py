@@ -21,6 +21,7 @@ __all__ = [
     "DeadCodeElimination", "DispatchSortScan", "EliminateCommonSubexpr", "FoldConstant",
     "InlinePrivateFunctions", "LambdaLift", "LegalizeOps", "Normalize", "RemovePurityChecking",
     "RemoveUnusedOutputs", "RemoveUnusedParameters", "ToNonDataflow", "TopologicalSort",
+    "RewriteDataflowReshape", "FuseTransposeMatmul",
     "Sequential", "build_pass", "pass_options",
 ]
 
@@ -130,6 +131,18 @@ def RemoveUnusedOutputs() -> Pass:
 def RemoveUnusedParameters() -> Pass:
     """Drop parameters of private functions that their body does not use."""
     return get_pass("RemoveUnusedParameters")
+
+
+def RewriteDataflowReshape() -> Pass:
+    """In dataflow blocks, call_tir of a PrimFunc proved to copy its input in row-major
+    order becomes ``R.reshape`` (run after LegalizeOps)."""
+    return get_pass("RewriteDataflowReshape")
+
+
+def FuseTransposeMatmul() -> Pass:
+    """``R.matmul(x, R.permute_dims(w))`` (last two axes exchanged) becomes one call_tir
+    of a PrimFunc reading ``w`` transposed (run before LegalizeOps)."""
+    return get_pass("FuseTransposeMatmul")
 
 
 def ToNonDataflow() -> Pass:
