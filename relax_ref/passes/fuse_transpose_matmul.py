@@ -18,6 +18,7 @@ from __future__ import annotations
 from relax_ref import te
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
+from relax_ref.ir.prim_expr import IntImm
 from relax_ref.ir.equal import structural_equal, structural_hash
 from relax_ref.ops.linalg import _broadcast_index, _rounded_sum, _widened
 from relax_ref.semantics.normalize import normalize
@@ -174,6 +175,4 @@ def _nt_matmul(ctx: LegalizeContext, w: rx.Expr) -> rx.Call:
 
 
 def _is_const(e) -> bool:
-    from relax_ref.ir.prim_expr import IntImm
-
     return isinstance(e, IntImm)

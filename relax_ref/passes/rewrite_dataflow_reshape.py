@@ -22,6 +22,7 @@ from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
 from relax_ref.ir.dtype import BOOL
+from relax_ref.semantics.sinfo_relations import defined_symbols
 from relax_ref.solver.analyzer import Analyzer
 from relax_ref.solver.expr_utils import substitute
 
@@ -51,7 +52,7 @@ class ReshapeCopy:
 
 def reshape_copy(func: tir.PrimFunc) -> ReshapeCopy | None:
     """PASS-reshape-2/3: the proof that ``func`` is a row-major copy, or None."""
-    buffers = [(i, b) for i, (p) in enumerate(func.params)
+    buffers = [(i, b) for i, p in enumerate(func.params)
                if (b := func.buffer_of(p)) is not None]
     if len(buffers) < 2:
         return None
@@ -266,8 +267,6 @@ class _Rewrite(Rewriter):
 
 def _function_analyzer(func: rx.Function) -> Analyzer:
     """An analyzer with the function's ``tir_var_upper_bound`` facts."""
-    from relax_ref.semantics.sinfo_relations import defined_symbols
-
     analyzer = Analyzer()
     bounds = func.attrs.get("tir_var_upper_bound")
     if isinstance(bounds, rx.Attrs):

@@ -12,6 +12,7 @@ from relax_ref.parser.builder import parse
 from relax_ref.passes.registry import get_pass
 from relax_ref.semantics.normalize import normalize
 from relax_ref.verify import check_pass
+from tests.passes.test_legalize_samples import FILES, _load
 from tests.passes.test_normalize_pass import tvm_output
 
 FTM = get_pass("FuseTransposeMatmul")
@@ -192,3 +193,14 @@ def test_agrees_with_tvm(name):
         assert not structural_equal(ours["NT_matmul"], theirs["NT_matmul"])
     else:
         assert_structural_equal(ours["NT_matmul"], theirs["NT_matmul"])
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_on_samples_and_examples(path):
+    mod = _load(path)
+    if mod is None:
+        pytest.skip("not well-formed on purpose")
+    # The Llama layer's q @ k^T is fused; the tolerance is test_legalize_samples' (a long
+    # float32 chain on large random activations).
+    tol = {"rtol": 1e-4, "atol": 0.1} if path.name.startswith("llama") else {}
+    check_pass(FTM, mod, trials=2, **tol)
