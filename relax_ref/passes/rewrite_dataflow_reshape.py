@@ -22,6 +22,7 @@ from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
 from relax_ref.ir.dtype import BOOL
+from relax_ref.ir.equal import structural_equal
 from relax_ref.semantics.sinfo_relations import defined_symbols
 from relax_ref.solver.analyzer import Analyzer
 from relax_ref.solver.expr_utils import substitute
@@ -97,7 +98,8 @@ def reshape_copy(func: tir.PrimFunc) -> ReshapeCopy | None:
     box = [fact for iv in iters for fact in (P.LE(P.const(0, iv.var.dtype), iv.var, BOOL),
                                             P.LT(iv.var, iv.dom.extent, BOOL))]
     with analyzer.assuming(*box):
-        if not _same_position(other, other_idx, iters, analyzer):
+        if not (_digits_of_position(other, other_idx, iters, analyzer)
+                or _same_position(other, other_idx, iters, analyzer)):
             return None
     return ReshapeCopy(src_index)
 
@@ -159,21 +161,60 @@ def _covers(buf: tir.Buffer, indices, iters, analyzer: Analyzer) -> bool:
         for idx, iv, dim in zip(indices, iters, buf.shape))
 
 
+def _digits_of_position(buf: tir.Buffer, indices, iters, analyzer: Analyzer) -> bool:
+    """Under the block's domain: the indices are the row-major digits of the iteration's
+    own position F (``F // s0``, then ``F // s_j % d_j`` with ``s_j`` the product of the
+    dimensions after j), the form the reshape lowering writes. F is in [0, N) (N the
+    element count, equal on both sides), so digits are in bounds and sit at F. In a
+    non-empty domain N > 0, so every dimension is at least 1 (a fact the canonical forms
+    need; no Z3 question is asked here)."""
+    dims = [_as(d, P.INT64) for d in buf.shape]
+    if len(indices) != len(dims):
+        return False
+    own = _row_major([_as(iv.var, P.INT64) for iv in iters], [iv.dom.extent for iv in iters])
+    saved, analyzer.use_z3 = analyzer.use_z3, False
+    try:
+        with analyzer.assuming(*(P.LE(P.const(1), d, BOOL) for d in dims)):
+            for j, idx in enumerate(indices):
+                stride = _product(dims[j + 1:])
+                digit = own // stride if j == 0 else (own // stride) % dims[j]
+                if not (all(_nonzero(d, analyzer) for d in _divisors(idx))
+                        and _same_canonical_form(_as(idx, P.INT64), digit, analyzer)):
+                    return False
+    finally:
+        analyzer.use_z3 = saved
+    return True
+
+
+def _same_canonical_form(a: P.PrimExpr, b: P.PrimExpr, analyzer: Analyzer) -> bool:
+    """``a == b`` by the analyzer's cheap layers, or by equal canonical forms under its
+    assumptions (each form equals its expression wherever the assumptions hold)."""
+    return analyzer.prove_equal(a, b) or structural_equal(analyzer.simplify(a),
+                                                          analyzer.simplify(b))
+
+
 def _same_position(buf: tir.Buffer, indices, iters, analyzer: Analyzer) -> bool:
     """Under the block's domain: every index is in bounds (no division by zero on the
     way), and the row-major position of ``buf[indices]`` is the iteration's own."""
     if len(indices) != len(buf.shape):
         return False
     for idx, dim in zip(indices, buf.shape):
-        for divisor in _divisors(idx):
-            if not analyzer.prove_not_equal(divisor, 0):
-                return False
+        if not all(_nonzero(d, analyzer) for d in _divisors(idx)):
+            return False
         if not (analyzer.can_prove(P.LE(P.const(0, idx.dtype), idx, BOOL))
                 and analyzer.can_prove(P.LT(idx, _as(dim, idx.dtype), BOOL))):
             return False
     position = _row_major([_as(i, P.INT64) for i in indices], buf.shape)
     own = _row_major([_as(iv.var, P.INT64) for iv in iters], [iv.dom.extent for iv in iters])
     return analyzer.prove_equal(position, own)
+
+
+def _nonzero(e: P.PrimExpr, analyzer: Analyzer) -> bool:
+    if isinstance(e, P.Mul):  # a product is nonzero where each factor is
+        return _nonzero(e.a, analyzer) and _nonzero(e.b, analyzer)
+    zero = P.const(0, e.dtype)
+    return analyzer.can_prove(P.LT(zero, e, BOOL)) or analyzer.can_prove(P.LT(e, zero, BOOL)) \
+        or analyzer.prove_not_equal(e, zero)
 
 
 def _divisors(e: P.PrimExpr) -> list[P.PrimExpr]:
