@@ -22,6 +22,7 @@ __all__ = [
     "InlinePrivateFunctions", "LambdaLift", "LegalizeOps", "Normalize", "RemovePurityChecking",
     "RemoveUnusedOutputs", "RemoveUnusedParameters", "ToNonDataflow", "TopologicalSort",
     "RewriteDataflowReshape", "FuseTransposeMatmul",
+    "AnnotateTIROpPattern",
     "Sequential", "build_pass", "pass_options",
 ]
 
@@ -86,6 +87,12 @@ def TopologicalSort(order: str = "depth-first", direction: str = "from-inputs") 
 
 
 # -- passes without options --------------------------------------------------------------------
+
+def AnnotateTIROpPattern() -> Pass:
+    """Write each PrimFunc's operator pattern (TVM's OpPatternKind) as its ``op_pattern``
+    attribute, found from its blocks' loads and stores; FuseOps reads it."""
+    return get_pass("AnnotateTIROpPattern")
+
 
 def CanonicalizeBindings() -> Pass:
     """Replace trivial re-bindings by their source, simplify redundant match_casts."""
