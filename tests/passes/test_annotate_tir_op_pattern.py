@@ -176,6 +176,22 @@ class Module:
                     with T.sblock("inner"):
                         vj = T.axis.spatial(8, j)
                         B[vi, vj] = A[vi, vj]
+
+    @T.prim_func(s_tir=True)
+    def view_in_a_block(A: T.Buffer((4, 8), "float32"), B: T.Buffer((4,), "float32")):
+        for i in range(4):
+            with T.sblock("B"):
+                vi = T.axis.spatial(4, i)
+                row = T.match_buffer(A[vi, 0:8], (8,))
+                B[vi] = row[0]
+
+    @T.prim_func(s_tir=True)
+    def call_beside_a_store(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+        for i in range(4):
+            with T.sblock("B"):
+                vi = T.axis.spatial(4, i)
+                B[vi] = A[vi]
+                T.evaluate(T.call_extern("int32", "touch", vi))
 """
 
 E, B, I, R, O, X = (OpPattern.ELEM_WISE, OpPattern.BROADCAST, OpPattern.INJECTIVE,
@@ -192,6 +208,8 @@ EXPECTED = {
     "scan_in_a_block": X,
     "store_moves_with_reduction": X,
     "nested_blocks": X,
+    "view_in_a_block": X,
+    "call_beside_a_store": X,
 }
 
 # PASS-pattern-6: where TVM 0.27's pass says otherwise: name -> (TVM's kind, why).
@@ -203,6 +221,9 @@ TVM_DIFFERS = {
     "store_moves_with_reduction": (E, "TVM does not look at the store index of a reduction"),
     "nested_blocks": (E, "TVM classifies the inner block, then the outer with the inner "
                          "block's store; we do not claim a kind for nested blocks"),
+    "view_in_a_block": (I, "row[0] uses no variable, so TVM calls it injective without "
+                           "looking at which part of A the view is"),
+    "call_beside_a_store": (E, "TVM classifies the store and ignores the call"),
 }
 
 
