@@ -136,3 +136,30 @@ def test_fuzz_finds_a_broken_pass(broken_pass, tmp_path, capsys):
 def test_fuzz_unknown_pass(capsys):
     assert main(["fuzz", "--pass", "NoSuchPass", "--time", "1"]) == 2
     assert "known passes" in capsys.readouterr().err
+
+
+def test_fuzz_prepares_the_input_of_a_pass_on_lowered_modules(monkeypatch, tmp_path, capsys):
+    """PASS-fuzz-3: a pass with ``fuzz_inputs`` sees the programs lowered, and a failure is
+    saved as the lowered module (here: a pass that breaks every lowered ``add``)."""
+    import dataclasses
+
+    from relax_ref.ir import tir
+    from relax_ref.passes.legalize_ops import legalize_ops
+
+    def break_adds(mod):
+        funcs = {}
+        for name, f in mod.functions.items():
+            if isinstance(f, tir.PrimFunc) and name.startswith("add"):
+                f = dataclasses.replace(f, body=tir.Evaluate(f.params[0]))  # writes nothing
+            funcs[name] = f
+        return mod.with_functions(funcs)
+
+    p = Pass("BreakLoweredAdds", break_adds, fuzz_inputs=legalize_ops)
+    registry._load()
+    monkeypatch.setitem(registry._PASSES, p.name, p)
+    out_dir = tmp_path / "failures"
+    rc = main(["fuzz", "--pass", "BreakLoweredAdds", "--programs", "40", "--seed", "1",
+               "--out", str(out_dir)])
+    assert rc == 1, capsys.readouterr().out
+    saved = (out_dir / "BreakLoweredAdds-1.py").read_text()
+    assert "R.call_tir" in saved and "T.prim_func" in saved

@@ -63,6 +63,9 @@ class Pass:
     # instance for ``mod`` (``instantiate(mod, rng)``; None when nothing can be bound), so
     # that fuzzing exercises what the pass does.
     instantiate: Callable[[IRModule, object], "Pass | None"] | None = None
+    # PASS-fuzz-3: for a pass that works on lowered modules (call_tir of PrimFuncs), what
+    # makes a random program its input (e.g. LegalizeOps), so that fuzzing exercises it.
+    fuzz_inputs: Callable[[IRModule], IRModule] | None = None
 
     def __call__(self, mod: IRModule) -> IRModule:
         return self.run(mod)
@@ -140,13 +143,14 @@ _PASSES: dict[str, Pass] = {}
 
 def register_pass(name: str, *, exact: bool = True, requires: tuple[str, ...] = (),
                   produces: tuple[str, ...] = (), may_remove_traps: bool = False,
-                  instantiate: Callable | None = None):
+                  instantiate: Callable | None = None, fuzz_inputs: Callable | None = None):
     """Decorator registering ``fn`` as the pass ``name`` (TVM's name)."""
     def wrap(fn: Callable[[IRModule], IRModule]) -> Pass:
         if name in _PASSES:
             raise ValueError(f"pass {name} registered twice")
         p = Pass(name, fn, exact, tuple(requires), tuple(produces), (fn.__doc__ or "").strip(),
-                 may_remove_traps=may_remove_traps, instantiate=instantiate)
+                 may_remove_traps=may_remove_traps, instantiate=instantiate,
+                 fuzz_inputs=fuzz_inputs)
         _PASSES[name] = p
         return p
     return wrap

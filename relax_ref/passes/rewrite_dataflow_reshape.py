@@ -34,7 +34,14 @@ _CALL_TIR = "relax.call_tir"
 _TRIVIAL_FOR_KINDS = ("serial", "parallel", "vectorized", "unroll")
 
 
-@register_pass("RewriteDataflowReshape")
+def _lowered(mod: rx.IRModule) -> rx.IRModule:
+    """PASS-fuzz-3: the pass rewrites what LegalizeOps makes."""
+    from .legalize_ops import legalize_ops
+
+    return legalize_ops(mod)
+
+
+@register_pass("RewriteDataflowReshape", fuzz_inputs=_lowered)
 def rewrite_dataflow_reshape(mod: rx.IRModule) -> rx.IRModule:
     """PASS-reshape-1..4: call_tir of a row-major copy PrimFunc -> R.reshape, in dataflow
     blocks."""

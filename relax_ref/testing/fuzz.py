@@ -162,7 +162,14 @@ def _check(p: Pass, mod: rx.IRModule, trials: int, seed: int,
            instances: list | None = None) -> tuple[_Problem | None, int]:
     """Run the differential check; (problem or None, runs compared). A pass registered
     with an empty default (BindParams, BindSymbolicVars) is checked as a random instance
-    for ``mod`` (PASS-fuzz-2), drawn from ``seed`` so shrinking redraws the same kind."""
+    for ``mod`` (PASS-fuzz-2), drawn from ``seed`` so shrinking redraws the same kind.
+    A pass that works on lowered modules gets ``mod`` lowered first (PASS-fuzz-3); the
+    problem then names the lowered module, which is what reproduces it."""
+    if p.fuzz_inputs is not None:
+        try:
+            mod = p.fuzz_inputs(mod)
+        except Exception as err:  # noqa: BLE001 - lowering is not the pass under test
+            raise _InvalidProgram(f"preparing the input of {p.name}: {err}") from err
     if p.instantiate is not None:
         try:
             instance = p.instantiate(mod, np.random.default_rng(seed))
