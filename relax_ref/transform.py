@@ -22,7 +22,7 @@ __all__ = [
     "InlinePrivateFunctions", "LambdaLift", "LegalizeOps", "Normalize", "RemovePurityChecking",
     "RemoveUnusedOutputs", "RemoveUnusedParameters", "ToNonDataflow", "TopologicalSort",
     "RewriteDataflowReshape", "FuseTransposeMatmul",
-    "AnnotateTIROpPattern",
+    "AnnotateTIROpPattern", "FuseOps",
     "Sequential", "build_pass", "pass_options",
 ]
 
@@ -92,6 +92,14 @@ def AnnotateTIROpPattern() -> Pass:
     """Write each PrimFunc's operator pattern (TVM's OpPatternKind) as its ``op_pattern``
     attribute, found from its blocks' loads and stores; FuseOps reads it."""
     return get_pass("AnnotateTIROpPattern")
+
+
+def FuseOps(fuse_opt_level: int = -1) -> Pass:
+    """Group call_tir bindings by their PrimFuncs' ``op_pattern`` into private Primitive
+    functions (``fuse_opt_level`` -1: the default level 2; 0: nothing fuses)."""
+    from relax_ref.passes.fuse_ops import fuse_ops
+
+    return fuse_ops(fuse_opt_level)
 
 
 def CanonicalizeBindings() -> Pass:

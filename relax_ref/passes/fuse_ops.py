@@ -1,0 +1,361 @@
+"""FuseOps (TVM's name): the bindings of each dataflow block that ``fusion_groups`` puts
+together become one call of a private ``Primitive`` function holding them (spec/passes.md,
+PASS-fuse-*; paper Algorithm 2 and Fig. 8).
+
+- PASS-fuse-4: a group of two or more bindings is lifted into ``fused_<PrimFunc names>``:
+  its parameters are the values it reads from outside (variables, and constants as TVM
+  lifts them), each with the struct info of the value passed; its results are the group's
+  variables read after it (one value, or a tuple taken apart at the call site). A
+  structurally equal function already added is reused.
+- PASS-fuse-5: a symbolic variable the lifted function uses but its parameters' shapes do
+  not define (a parameter of shape ``2*n``; a ``tir_vars`` value) is passed in one extra
+  ``R.Shape`` parameter, ``tir_vars``, as TVM does; every symbolic variable of the lifted
+  function is its own (renamed fresh).
+- PASS-fuse-6: the block is reordered only as dependencies require, each group at the
+  place of its first member with what it needs pulled before it (TVM's order). A binding
+  depends on the bindings whose variables it reads and on the match_cast that defines a
+  symbolic variable it mentions; the latter is what TVM misses, so it can move a call
+  above that match_cast. A group whose lifting would need an outside binding both before
+  and after it (a cycle through such a dependency) is not lifted.
+- PASS-fuse-7: functions marked ``Primitive`` or ``Codegen`` are left alone; with
+  ``fuse_opt_level=0`` nothing fuses. Nothing is computed differently, so the pass is exact.
+"""
+from __future__ import annotations
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import relax as rx
+from relax_ref.ir import struct_info as si
+from relax_ref.ir.equal import structural_equal, structural_hash
+from relax_ref.semantics.normalize import normalize
+from relax_ref.semantics.sinfo_relations import defined_symbols
+
+from .fusion_groups import MAX_FUSE_DEPTH, block_graph, call_tir_parts, partition
+from .references import strongly_connected_components
+from .registry import Pass, register_pass
+from .rewrite import Rewriter, finish
+from .symbols import SymbolRewriter, fresh_symbols, substitute_symbols, symbols_of
+
+
+def fuse_ops(fuse_opt_level: int = -1, max_fuse_depth: int = MAX_FUSE_DEPTH) -> Pass:
+    """FuseOps with TVM's option (``-1``: the pass context's level, 2 by default) and its
+    ``relax.FuseOps.max_depth`` setting."""
+    level = 2 if fuse_opt_level == -1 else fuse_opt_level
+
+    def run(mod: rx.IRModule) -> rx.IRModule:
+        return _fuse(mod, level, max_fuse_depth)
+
+    return Pass("FuseOps", run, exact=True,
+                doc=f"FuseOps(fuse_opt_level={fuse_opt_level})",
+                options={"fuse_opt_level": fuse_opt_level})
+
+
+@register_pass("FuseOps", exact=True)
+def _fuse_ops_default(mod: rx.IRModule) -> rx.IRModule:
+    """PASS-fuse-1..7: group call_tir bindings by their op_pattern and lift each group into
+    a private Primitive function."""
+    return _fuse(mod, 2, MAX_FUSE_DEPTH)
+
+
+def _fuse(mod: rx.IRModule, level: int, max_fuse_depth: int) -> rx.IRModule:
+    mod = normalize(mod)
+    if level == 0:  # PASS-fuse-7
+        return mod
+    fusor = _Fusor(mod, max_fuse_depth)
+    out = fusor.module(mod)
+    if not fusor.added:
+        return out
+    out = finish(out.with_functions({**out.functions, **fusor.added}))
+    # The lifted functions' return annotations, as TVM prints them: their deduced value.
+    functions = dict(out.functions)
+    for name in fusor.added:
+        f = functions[name]
+        functions[name] = rx.Function(f.params, f.body, f.body.struct_info, f.is_pure,
+                                      f.attrs, f.is_private, span=f.span)
+    return finish(out.with_functions(functions))
+
+
+def _skipped(func: rx.Function) -> bool:
+    return bool(func.attrs.get("Primitive")) or func.attrs.get("Codegen") is not None
+
+
+class _Fusor(Rewriter):
+    def __init__(self, mod: rx.IRModule, max_fuse_depth: int):
+        super().__init__()
+        self.mod = mod
+        self.max_fuse_depth = max_fuse_depth
+        self.added: dict[str, rx.Function] = {}
+        self.weight_params: set[int] = set()
+        self.outer_symbols: set[int] = set()
+
+    def function(self, func: rx.Function) -> rx.Function:
+        if _skipped(func):  # PASS-fuse-7
+            return func
+        num_input = func.attrs.get("num_input")
+        if num_input is not None:
+            self.weight_params |= {id(p) for p in func.params[int(num_input):]}
+        return super().function(func)
+
+    def block(self, block: rx.BindingBlock) -> rx.BindingBlock | None:
+        block = super().block(block)  # local functions inside first
+        if not isinstance(block, rx.DataflowBlock) or len(block.bindings) < 2:
+            return block
+        bindings = list(block.bindings)
+        nodes = block_graph(bindings, self.mod, self.weight_params)
+        roots = partition(nodes, self.max_fuse_depth)
+        new = _Block(self, bindings, roots).rewrite()
+        return block if new is None else rx.DataflowBlock(tuple(new), span=block.span)
+
+    # -- lifted functions ------------------------------------------------------------------
+    def add_function(self, name_hint: str, func: rx.Function) -> rx.GlobalVar:
+        """PASS-fuse-4: a structurally equal function already added is reused."""
+        h = structural_hash(func)
+        for name, other in self.added.items():
+            if structural_hash(other) == h and structural_equal(func, other):
+                return rx.GlobalVar(name)
+        name, k = name_hint, 0
+        while name in self.mod.functions or name in self.added:
+            k += 1
+            name = f"{name_hint}{k}"
+        self.added[name] = func
+        return rx.GlobalVar(name)
+
+
+class _Block:
+    """One dataflow block: its groups, their order, and the rewritten bindings."""
+
+    def __init__(self, fusor: _Fusor, bindings: list[rx.Binding], roots: list[int]):
+        self.fusor = fusor
+        self.bindings = bindings
+        self.index = {id(b.var): i for i, b in enumerate(bindings)}
+        members: dict[int, list[int]] = {}
+        for i, r in enumerate(roots):
+            members.setdefault(r, []).append(i)
+        self.unit = list(range(len(bindings)))  # binding index -> its group's first member
+        self.groups: dict[int, list[int]] = {}
+        for ms in members.values():
+            if len(ms) > 1:
+                self.set_group(ms)
+        self.deps = [self.dependencies(i) for i in range(len(bindings))]
+
+    def set_group(self, ms: list[int]) -> None:
+        self.groups[ms[0]] = ms
+        for m in ms:
+            self.unit[m] = ms[0]
+
+    def dissolve(self, first: int) -> None:
+        for m in self.groups.pop(first):
+            self.unit[m] = m
+
+    # -- dependencies (PASS-fuse-6) --------------------------------------------------------------
+    def dependencies(self, i: int) -> list[int]:
+        """The earlier bindings of this block that binding ``i`` needs, in order of use:
+        those whose variables it reads, and the match_casts that define the symbolic
+        variables it mentions."""
+        b = self.bindings[i]
+        found: dict[int, None] = {}
+        for v in _used_vars(b.value):
+            j = self.index.get(id(v))
+            if j is not None and j < i:
+                found[j] = None
+        definer = self.symbol_definers()
+        mentioned = symbols_of(b.value).used
+        if b.var.struct_info is not None:
+            mentioned.update((id(v), v) for v in _symbols_in_sinfo(b.var.struct_info))
+        if isinstance(b, rx.MatchCast):
+            mentioned.update((id(v), v) for v in _symbols_in_sinfo(b.struct_info))
+        for k in mentioned:
+            j = definer.get(k)
+            if j is not None and j < i:
+                found[j] = None
+        return list(found)
+
+    def symbol_definers(self) -> dict[int, int]:
+        """Symbolic variable id -> the match_cast of this block that defines it."""
+        if not hasattr(self, "_definers"):
+            self._definers: dict[int, int] = {}
+            for j, b in enumerate(self.bindings):
+                if isinstance(b, rx.MatchCast):
+                    for v in defined_symbols([b.struct_info]):
+                        self._definers.setdefault(id(v), j)
+        return self._definers
+
+    def unit_deps(self, u: int) -> list[int]:
+        out: dict[int, None] = {}
+        for m in self.groups.get(u, [u]):
+            for d in self.deps[m]:
+                if self.unit[d] != u:
+                    out[self.unit[d]] = None
+        return list(out)
+
+    def break_cycles(self) -> None:
+        """PASS-fuse-6: a group on a cycle of the block's dependencies between groups is
+        not lifted (bindings alone have none: each reads only earlier ones)."""
+        while True:
+            units = sorted(set(self.unit))
+            edges = {u: self.unit_deps(u) for u in units}
+            cyclic = [c for c in strongly_connected_components(edges) if len(c) > 1]
+            if not cyclic:
+                return
+            for c in cyclic:
+                for u in c:
+                    if u in self.groups:
+                        self.dissolve(u)
+
+    def order(self) -> list[int]:
+        """PASS-fuse-6: units in TVM's order: each at its first binding, what it needs
+        first."""
+        seen: set[int] = set()
+        out: list[int] = []
+
+        def visit(u: int) -> None:
+            if u in seen:
+                return
+            seen.add(u)
+            for d in self.unit_deps(u):
+                visit(d)
+            out.append(u)
+        for i in range(len(self.bindings)):
+            visit(self.unit[i])
+        return out
+
+    # -- the rewritten block ---------------------------------------------------------------------
+    def rewrite(self) -> list[rx.Binding] | None:
+        if not self.groups:
+            return None
+        self.break_cycles()
+        if not self.groups:
+            return None
+        uses_after = self.outside_uses()
+        lifted = {}
+        for first, ms in list(self.groups.items()):
+            outputs = [m for m in ms if not isinstance(self.bindings[m].var, rx.DataflowVar)]
+            outputs += [m for m in uses_after.get(first, []) if m not in outputs]
+            if not outputs:  # dead code: left as it is (TVM drops it)
+                self.dissolve(first)
+                continue
+            lifted[first] = outputs
+        if not self.groups:
+            return None
+        out: list[rx.Binding] = []
+        for u in self.order():
+            if u not in self.groups:
+                out.append(self.bindings[u])
+                continue
+            out.extend(self.lift(self.groups[u], lifted[u]))
+        return out
+
+    def outside_uses(self) -> dict[int, list[int]]:
+        """For each group, its members read by bindings outside it, in order of first use."""
+        found: dict[int, dict[int, None]] = {}
+        for i, b in enumerate(self.bindings):
+            for v in _used_vars(b.value):
+                j = self.index.get(id(v))
+                if j is None or j >= i or self.unit[j] == self.unit[i] \
+                        or self.unit[j] not in self.groups:
+                    continue
+                found.setdefault(self.unit[j], {})[j] = None
+        return {u: list(ms) for u, ms in found.items()}
+
+    def lift(self, ms: list[int], outputs: list[int]) -> list[rx.Binding]:
+        """PASS-fuse-4, -5: the group's function and the bindings that call it."""
+        member_ids = {id(self.bindings[m].var) for m in ms}
+        arguments: list[rx.Expr] = []
+        params: list[rx.Var] = []
+        renames: dict[int, rx.Expr] = {}
+        names = ["fused"]
+
+        def param_for(e: rx.Expr) -> None:
+            if any(a is e for a in arguments):
+                return
+            if isinstance(e, rx.Var):
+                if id(e) in member_ids or id(e) in renames:
+                    return
+                p = rx.Var(e.name_hint, e.struct_info, span=e.span)
+                renames[id(e)] = p
+            elif isinstance(e, rx.Constant):  # TVM lifts constants to parameters
+                p = rx.Var(f"param_{sum(1 for a in arguments if isinstance(a, rx.Constant))}",
+                           e.struct_info)
+            else:
+                return
+            arguments.append(e)
+            params.append(p)
+
+        class _Lift(Rewriter):
+            def expr(inner, e):
+                for a, p in zip(arguments, params):
+                    if a is e and isinstance(a, rx.Constant):
+                        return p
+                return super().expr(e)
+
+        for m in ms:
+            value = self.bindings[m].value
+            parts = call_tir_parts(value, self.fusor.mod)
+            if parts is not None:
+                names.append(parts[0])
+                for a in parts[1].fields:
+                    param_for(a)
+            for v in _used_vars(value):
+                param_for(v)
+        out_ids = {id(self.bindings[m].var) for m in outputs}
+        for m in ms:
+            var = self.bindings[m].var
+            fresh = rx.Var(var.name_hint, span=var.span) if id(var) in out_ids \
+                else rx.DataflowVar(var.name_hint, span=var.span)
+            renames[id(var)] = fresh
+        lift = _Lift()
+        lift.var_map.update(renames)
+        body_bindings = []
+        for m in ms:
+            body_bindings.extend(lift.binding(self.bindings[m]))
+        results = [renames[id(self.bindings[m].var)] for m in outputs]
+        result = results[0] if len(results) == 1 else rx.Tuple(tuple(results))
+        attrs = rx.Attrs.of({"Primitive": True})
+
+        def build(ps):
+            body = rx.SeqExpr((rx.DataflowBlock(tuple(body_bindings)),), result)
+            return rx.Function(tuple(ps), body, None, True, attrs, True)
+        func = build(params)
+        # PASS-fuse-5: symbolic variables the parameters do not define come in tir_vars.
+        defined = {id(v) for v in defined_symbols(p.struct_info for p in params
+                                                  if p.struct_info is not None)}
+        free = [v for k, v in symbols_of(func).used.items() if k not in defined]
+        call_args = list(arguments)
+        if free:
+            shape_param = rx.Var("tir_vars", si.ShapeStructInfo(tuple(free), len(free)))
+            func = build(params + [shape_param])
+            call_args.append(rx.ShapeExpr(tuple(free)))
+        func = substitute_symbols(func, fresh_symbols(symbols_of(func).used.values()),
+                                  fresh=False)
+        gv = self.fusor.add_function("_".join(names), func)
+        call = rx.Call(gv, tuple(call_args))
+        if len(outputs) == 1:
+            return [rx.VarBinding(self.bindings[outputs[0]].var, call)]
+        tuple_var = rx.DataflowVar("lv")
+        out = [rx.VarBinding(tuple_var, call)]
+        for k, m in enumerate(sorted(outputs)):
+            out.append(rx.VarBinding(self.bindings[m].var,
+                                     rx.TupleGetItem(tuple_var, outputs.index(m))))
+        return out
+
+
+def _used_vars(e: rx.Expr) -> list[rx.Var]:
+    found: dict[int, rx.Var] = {}
+
+    class _Walk(Rewriter):
+        def use(self, v):
+            found.setdefault(id(v), v)
+            return v
+    _Walk().expr(e)
+    return list(found.values())
+
+
+def _symbols_in_sinfo(s: si.StructInfo) -> list[P.Var]:
+    found: dict[int, P.Var] = {}
+
+    class _Walk(SymbolRewriter):
+        def prim(self, e):
+            for v in P.free_vars(e):
+                found.setdefault(id(v), v)
+            return e
+    _Walk().sinfo(s)
+    return list(found.values())

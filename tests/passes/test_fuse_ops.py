@@ -1,0 +1,300 @@
+"""FuseOps (spec/passes.md PASS-fuse-*): call_tir bindings grouped by their PrimFuncs'
+op_pattern and lifted into private Primitive functions; every case through check_pass.
+Where TVM 0.27 is installed, the groups equal TVM's on the samples and examples."""
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from relax_ref import transform
+from relax_ref.errors import RelaxError
+from relax_ref.ir import relax as rx
+from relax_ref.parser.builder import parse
+from relax_ref.passes.annotate_tir_op_pattern import annotate_tir_op_pattern
+from relax_ref.passes.dispatch_sort_scan import dispatch_sort_scan
+from relax_ref.passes.fuse_ops import fuse_ops
+from relax_ref.passes.legalize_ops import legalize_ops
+from relax_ref.semantics.well_formed import check_well_formed
+from relax_ref.verify import check_pass
+from tests.conftest import REPO, sample_files
+
+needs_tvm = pytest.mark.skipif(importlib.util.find_spec("tvm") is None,
+                               reason="the cross-check needs Apache TVM 0.27")
+
+HEADER = """\
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+"""
+
+# Elementwise PrimFuncs on a 1-d buffer of any length (op_pattern 0), and one that adds a
+# symbolic value passed in tir_vars.
+PRIMS = """
+    @T.prim_func(private=True, s_tir=True)
+    def exp(a: T.handle, b: T.handle):
+        T.func_attr({"op_pattern": 0, "tirx.noalias": True})
+        k = T.int64()
+        A = T.match_buffer(a, (k,))
+        B = T.match_buffer(b, (k,))
+        for i in range(k):
+            with T.sblock("B"):
+                vi = T.axis.spatial(k, i)
+                B[vi] = T.exp(A[vi])
+
+    @T.prim_func(private=True, s_tir=True)
+    def double(a: T.handle, b: T.handle):
+        T.func_attr({"op_pattern": 0, "tirx.noalias": True})
+        k = T.int64()
+        A = T.match_buffer(a, (k,))
+        B = T.match_buffer(b, (k,))
+        for i in range(k):
+            with T.sblock("B"):
+                vi = T.axis.spatial(k, i)
+                B[vi] = A[vi] * T.float32(2)
+
+    @T.prim_func(private=True, s_tir=True)
+    def add_n(a: T.handle, b: T.handle, n: T.int64):
+        T.func_attr({"op_pattern": 0, "tirx.noalias": True})
+        k = T.int64()
+        A = T.match_buffer(a, (k,))
+        B = T.match_buffer(b, (k,))
+        for i in range(k):
+            with T.sblock("B"):
+                vi = T.axis.spatial(k, i)
+                B[vi] = A[vi] + T.Cast("float32", n)
+
+    @T.prim_func(private=True, s_tir=True)
+    def flatten(a: T.handle, b: T.handle):
+        T.func_attr({"op_pattern": 8, "tirx.noalias": True})
+        k = T.int64()
+        A = T.match_buffer(a, (k, T.int64(2)))
+        B = T.match_buffer(b, (k * T.int64(2),))
+        for i in range(k * T.int64(2)):
+            with T.sblock("B"):
+                vi = T.axis.spatial(k * T.int64(2), i)
+                B[vi] = A[vi // T.int64(2), vi % T.int64(2)]
+"""
+
+
+def _module(main: str) -> rx.IRModule:
+    return parse(HEADER + PRIMS + main)
+
+
+def _fused(mod: rx.IRModule) -> dict[str, rx.Function]:
+    return {k: f for k, f in mod.functions.items()
+            if isinstance(f, rx.Function) and f.attrs.get("Primitive")}
+
+
+def _callees(func: rx.Function) -> list[str]:
+    return [b.value.args[0].name_hint for blk in func.body.blocks for b in blk.bindings
+            if isinstance(b.value, rx.Call) and isinstance(b.value.op, rx.Op)
+            and b.value.op.name == "relax.call_tir"]
+
+
+def _check(mod: rx.IRModule) -> rx.IRModule:
+    check_pass(transform.FuseOps(), mod)
+    return transform.FuseOps()(mod)
+
+
+def test_mlp_sample_matches_tvms_groups():
+    """TVM's FuseOps output (mlp.fuse_ops.py): matmul, bias add and gelu in one group;
+    matmul1 and softmax (both OutEWiseFusable) alone."""
+    path = next(p for p in sample_files() if p.name == "mlp.legalized.py")
+    mod = annotate_tir_op_pattern(parse(path.read_text()))
+    out = _check(mod)
+    fused = _fused(out)
+    assert [(k, _callees(f)) for k, f in fused.items()] == \
+        [("fused_matmul_add_gelu", ["matmul", "add", "gelu"])]
+    main = out.functions["main"].body.blocks[0].bindings
+    assert [b.value.op.name_hint if isinstance(b.value.op, rx.GlobalVar) else
+            b.value.args[0].name_hint for b in main] == \
+        ["fused_matmul_add_gelu", "matmul1", "softmax"]
+
+
+def test_a_member_read_outside_the_group_is_a_second_result():
+    """A match_cast is no edge of the graph (as in TVM), so ``a`` joins ``b``; the
+    match_cast still reads ``a``, which the group returns beside ``b`` (PASS-fuse-4)."""
+    mod = _module("""
+    @R.function
+    def main(x: R.Tensor(("m",), "float32")):
+        m = T.int64()
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((m,), "float32"))
+            b = R.call_tir(cls.double, (a,), out_ty=R.Tensor((m,), "float32"))
+            c = R.match_cast(a, R.Tensor((m,), "float32"))
+            R.output(b, c)
+        return (b, c)
+""")
+    out = _check(mod)
+    (name, f), = _fused(out).items()
+    assert name == "fused_exp_double" and _callees(f) == ["exp", "double"]
+    assert len(f.body.body.fields) == 2  # both results leave the group
+
+
+def test_fig8_a_shape_not_recoverable_from_the_parameters():
+    """Paper Fig. 8: the group reads a value of shape ``2*n``, which does not define ``n``;
+    ``n`` comes in an extra R.Shape parameter (PASS-fuse-5)."""
+    mod = _module("""
+    @R.function
+    def main(x: R.Tensor(("n", 2), "float32")):
+        n = T.int64()
+        cls = Module
+        with R.dataflow():
+            f = R.call_tir(cls.flatten, (x,), out_ty=R.Tensor((n * 2,), "float32"))
+            a = R.call_tir(cls.exp, (f,), out_ty=R.Tensor((n * 2,), "float32"))
+            b = R.call_tir(cls.double, (a,), out_ty=R.Tensor((n * 2,), "float32"))
+            R.output(b)
+        return b
+""")
+    out = _check(mod)
+    (f,) = _fused(out).values()
+    assert [p.name_hint for p in f.params] == ["f", "tir_vars"]
+    assert "R.Shape([n])" in out.script()
+    call = out.functions["main"].body.blocks[0].bindings[1].value
+    assert isinstance(call.args[-1], rx.ShapeExpr)
+
+
+MATCH_CAST_TRAP = """
+    @R.function
+    def main(x: R.Tensor(("m",), "float32"), y: R.Tensor(dtype="float32", ndim=1)):
+        m = T.int64()
+        n = T.int64()
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((m,), "float32"))
+            y1 = R.match_cast(y, R.Tensor((n,), "float32"))
+            b = R.call_tir(cls.add_n, (a,), out_ty=R.Tensor((m,), "float32"), tir_vars=R.shape([n]))
+            R.output(b, y1)
+        return (b, y1)
+"""
+
+
+def test_match_cast_stays_before_the_group_that_needs_its_variable():
+    """The TVM trap: ``b`` needs ``n``, which the match_cast defines after ``a``. The
+    group of ``a`` and ``b`` goes after the match_cast, never above it (PASS-fuse-6)."""
+    out = _check(_module(MATCH_CAST_TRAP))
+    (f,) = _fused(out).values()
+    assert _callees(f) == ["exp", "add_n"]
+    main = out.functions["main"].body.blocks[0].bindings
+    assert isinstance(main[0], rx.MatchCast)
+    assert isinstance(main[1].value.op, rx.GlobalVar)
+
+
+def test_a_group_that_would_wrap_around_a_match_cast_is_not_lifted():
+    """The match_cast reads ``a`` and defines the ``n`` that ``b`` needs: lifting ``a``
+    and ``b`` together would need it both before and after the group (PASS-fuse-6)."""
+    mod = _module("""
+    @R.function
+    def main(x: R.Tensor(("m",), "float32")):
+        m = T.int64()
+        n = T.int64()
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((m,), "float32"))
+            a1 = R.match_cast(a, R.Tensor((n,), "float32"))
+            b = R.call_tir(cls.add_n, (a,), out_ty=R.Tensor((m,), "float32"), tir_vars=R.shape([n]))
+            R.output(b, a1)
+        return (b, a1)
+""")
+    out = _check(mod)
+    assert not _fused(out)
+
+
+def test_opaque_calls_do_not_fuse_and_level_zero_fuses_nothing():
+    mod = _module("""
+    @R.function
+    def main(x: R.Tensor(("n", 2), "float32")):
+        n = T.int64()
+        cls = Module
+        with R.dataflow():
+            f = R.call_tir(cls.flatten, (x,), out_ty=R.Tensor((n * 2,), "float32"))
+            g = R.call_tir(cls.flatten, (x,), out_ty=R.Tensor((n * 2,), "float32"))
+            R.output(f, g)
+        return (f, g)
+""")
+    assert not _fused(_check(mod))
+    chain = _module(MATCH_CAST_TRAP)
+    check_pass(transform.FuseOps(0), chain)
+    assert not _fused(transform.FuseOps(0)(chain))
+
+
+def test_max_fuse_depth_splits_a_long_chain():
+    body = "\n".join(f"            a{i + 1} = R.call_tir(cls.double, (a{i},), "
+                     f"out_ty=R.Tensor((m,), \"float32\"))" for i in range(5))
+    mod = _module(f"""
+    @R.function
+    def main(a0: R.Tensor(("m",), "float32")):
+        m = T.int64()
+        cls = Module
+        with R.dataflow():
+{body}
+            R.output(a5)
+        return a5
+""")
+    check_pass(fuse_ops(max_fuse_depth=2), mod)
+    sizes = sorted(len(_callees(f)) for f in _fused(fuse_ops(max_fuse_depth=2)(mod)).values())
+    assert sizes == [2]  # one lifted pair, reused for the next pair; the fifth alone
+    assert [len(_callees(f)) for f in _fused(_check(mod)).values()] == [5]
+
+
+# -- every sample and example, and TVM's groups on the same input ------------------------------
+
+def _lowered_sources():
+    files = sample_files() + sorted((REPO / "examples").glob("*.py"))
+    out = []
+    for p in files:
+        try:
+            mod = parse(p.read_text(), p.name)
+            if check_well_formed(mod):
+                continue
+            out.append((p.name, annotate_tir_op_pattern(legalize_ops(dispatch_sort_scan(mod)))))
+        except RelaxError:
+            continue
+    return out
+
+
+LOWERED = _lowered_sources()
+
+
+def _groups(mod: rx.IRModule) -> set[tuple[str, ...]]:
+    return {tuple(_callees(f)) for f in _fused(mod).values()}
+
+
+@pytest.mark.parametrize("name, mod", LOWERED, ids=[n for n, _ in LOWERED])
+def test_samples_and_examples(name, mod):
+    check_pass(transform.FuseOps(), mod, trials=2)
+
+
+def _tvm_groups(text: str):
+    from relax_ref.conformance import _in_tvm_child
+
+    def work(tvm, from_source):
+        mod = from_source(text)
+        out = tvm.relax.transform.FuseOps()(mod)
+        found = set()
+        for f in out.functions.values():
+            if isinstance(f, tvm.relax.Function) and f.attrs is not None \
+                    and "Primitive" in f.attrs:
+                found.add(tuple(b.value.args[0].name_hint for blk in f.body.blocks
+                                for b in blk.bindings
+                                if isinstance(b.value, tvm.relax.Call)
+                                and isinstance(b.value.op, tvm.ir.Op)
+                                and b.value.op.name == "relax.call_tir"))
+        return True, found
+
+    ok, found = _in_tvm_child(work, 120, "fuse the module")
+    return found if ok else None
+
+
+@needs_tvm
+@pytest.mark.parametrize("name, mod", LOWERED, ids=[n for n, _ in LOWERED])
+def test_tvm_forms_the_same_groups(name, mod):
+    theirs = _tvm_groups(mod.script())
+    if theirs is None:
+        pytest.skip("TVM does not fuse the module")
+    assert _groups(transform.FuseOps()(mod)) == theirs
