@@ -28,7 +28,14 @@ class _Annotate(Rewriter):
         return dataclasses.replace(func, attrs=rx.Attrs(tuple(sorted(attrs.items))))
 
 
-@register_pass("AnnotateTIROpPattern", exact=True)
+def _lowered(mod: rx.IRModule) -> rx.IRModule:
+    """PASS-fuzz-3: the pass reads the PrimFuncs LegalizeOps makes."""
+    from .legalize_ops import legalize_ops
+
+    return legalize_ops(mod)
+
+
+@register_pass("AnnotateTIROpPattern", exact=True, fuzz_inputs=_lowered)
 def annotate_tir_op_pattern(mod: rx.IRModule) -> rx.IRModule:
     """PASS-pattern-1: the ``op_pattern`` of every PrimFunc (TVM's OpPatternKind)."""
     return finish(_Annotate().module(mod))
