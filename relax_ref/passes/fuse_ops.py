@@ -46,10 +46,18 @@ def fuse_ops(fuse_opt_level: int = -1, max_fuse_depth: int = MAX_FUSE_DEPTH) -> 
 
     return Pass("FuseOps", run, exact=True,
                 doc=f"FuseOps(fuse_opt_level={fuse_opt_level})",
-                options={"fuse_opt_level": fuse_opt_level})
+                options={"fuse_opt_level": fuse_opt_level}, fuzz_inputs=_lowered)
 
 
-@register_pass("FuseOps", exact=True)
+def _lowered(mod: rx.IRModule) -> rx.IRModule:
+    """PASS-fuzz-3: the pass groups what LegalizeOps and AnnotateTIROpPattern make."""
+    from .annotate_tir_op_pattern import annotate_tir_op_pattern
+    from .legalize_ops import legalize_ops
+
+    return annotate_tir_op_pattern(legalize_ops(mod))
+
+
+@register_pass("FuseOps", exact=True, fuzz_inputs=_lowered)
 def _fuse_ops_default(mod: rx.IRModule) -> rx.IRModule:
     """PASS-fuse-1..7: group call_tir bindings by their op_pattern and lift each group into
     a private Primitive function."""
