@@ -93,7 +93,8 @@ class _Fusor(Rewriter):
         self.max_fuse_depth = max_fuse_depth
         self.added: dict[str, rx.Function] = {}
         self.weight_params: set[int] = set()
-        self.outer_symbols: set[int] = set()
+        # ids of the symbolic variables defined where the current block starts
+        self.known_symbols: set[int] = set()
 
     def function(self, func: rx.Function) -> rx.Function:
         if _skipped(func):  # PASS-fuse-7
@@ -101,16 +102,32 @@ class _Fusor(Rewriter):
         num_input = func.attrs.get("num_input")
         if num_input is not None:
             self.weight_params |= {id(p) for p in func.params[int(num_input):]}
-        return super().function(func)
+        saved = set(self.known_symbols)
+        self.known_symbols |= {id(v) for v in defined_symbols(
+            p.struct_info for p in func.params if p.struct_info is not None)}
+        try:
+            return super().function(func)
+        finally:
+            self.known_symbols = saved
+
+    def seq(self, s: rx.SeqExpr) -> rx.SeqExpr:
+        saved = set(self.known_symbols)  # what a branch defines stays in it
+        try:
+            return super().seq(s)
+        finally:
+            self.known_symbols = saved
 
     def block(self, block: rx.BindingBlock) -> rx.BindingBlock | None:
         block = super().block(block)  # local functions inside first
+        known = set(self.known_symbols)
+        self.known_symbols |= {id(v) for b in block.bindings if isinstance(b, rx.MatchCast)
+                               for v in defined_symbols([b.struct_info])}
         if not isinstance(block, rx.DataflowBlock) or len(block.bindings) < 2:
             return block
         bindings = list(block.bindings)
         nodes = block_graph(bindings, self.mod, self.weight_params)
         roots = partition(nodes, self.max_fuse_depth)
-        new = _Block(self, bindings, roots).rewrite()
+        new = _Block(self, bindings, roots, known).rewrite()
         return block if new is None else rx.DataflowBlock(tuple(new), span=block.span)
 
     # -- lifted functions ------------------------------------------------------------------
@@ -131,7 +148,8 @@ class _Fusor(Rewriter):
 class _Block:
     """One dataflow block: its groups, their order, and the rewritten bindings."""
 
-    def __init__(self, fusor: _Fusor, bindings: list[rx.Binding], roots: list[int]):
+    def __init__(self, fusor: _Fusor, bindings: list[rx.Binding], roots: list[int],
+                 known_symbols: set[int]):
         self.fusor = fusor
         self.bindings = bindings
         self.index = {id(b.var): i for i, b in enumerate(bindings)}
@@ -143,6 +161,14 @@ class _Block:
         for ms in members.values():
             if len(ms) > 1:
                 self.set_group(ms)
+        # symbolic variable id -> the match_cast of this block that defines it (one that
+        # mentions a variable defined before the block only checks it)
+        self.definers: dict[int, int] = {}
+        for j, b in enumerate(bindings):
+            if isinstance(b, rx.MatchCast):
+                for v in defined_symbols([b.struct_info]):
+                    if id(v) not in known_symbols:
+                        self.definers.setdefault(id(v), j)
         self.deps = [self.dependencies(i) for i in range(len(bindings))]
 
     def set_group(self, ms: list[int]) -> None:
@@ -165,27 +191,16 @@ class _Block:
             j = self.index.get(id(v))
             if j is not None and j < i:
                 found[j] = None
-        definer = self.symbol_definers()
         mentioned = symbols_of(b.value).used
         if b.var.struct_info is not None:
             mentioned.update((id(v), v) for v in _symbols_in_sinfo(b.var.struct_info))
         if isinstance(b, rx.MatchCast):
             mentioned.update((id(v), v) for v in _symbols_in_sinfo(b.struct_info))
         for k in mentioned:
-            j = definer.get(k)
+            j = self.definers.get(k)
             if j is not None and j < i:
                 found[j] = None
         return list(found)
-
-    def symbol_definers(self) -> dict[int, int]:
-        """Symbolic variable id -> the match_cast of this block that defines it."""
-        if not hasattr(self, "_definers"):
-            self._definers: dict[int, int] = {}
-            for j, b in enumerate(self.bindings):
-                if isinstance(b, rx.MatchCast):
-                    for v in defined_symbols([b.struct_info]):
-                        self._definers.setdefault(id(v), j)
-        return self._definers
 
     def unit_deps(self, u: int) -> list[int]:
         out: dict[int, None] = {}
@@ -289,7 +304,7 @@ class _Block:
             params.append(p)
 
         class _Lift(Rewriter):
-            def expr(inner, e):
+            def expr(self, e):
                 for a, p in zip(arguments, params):
                     if a is e and isinstance(a, rx.Constant):
                         return p
@@ -340,7 +355,7 @@ class _Block:
             return [rx.VarBinding(self.bindings[outputs[0]].var, call)]
         tuple_var = rx.DataflowVar("lv")
         out = [rx.VarBinding(tuple_var, call)]
-        for k, m in enumerate(sorted(outputs)):
+        for m in sorted(outputs):
             out.append(rx.VarBinding(self.bindings[m].var,
                                      rx.TupleGetItem(tuple_var, outputs.index(m))))
         return out

@@ -18,6 +18,7 @@ from relax_ref.ir import relax as rx
 from relax_ref.ir import tir
 
 from .op_pattern import OpPattern
+from .rewrite import Rewriter
 
 ELEM_WISE, BROADCAST, INJECTIVE = OpPattern.ELEM_WISE, OpPattern.BROADCAST, OpPattern.INJECTIVE
 COMM_REDUCE, OUT_EWISE_FUSABLE = OpPattern.COMM_REDUCE, OpPattern.OUT_EWISE_FUSABLE
@@ -83,11 +84,7 @@ def block_graph(bindings, mod: rx.IRModule, weight_params: set[int]) -> list[Nod
             node.pattern = prim_func_pattern(mod.functions[parts[0]])
             for arg in parts[1].fields:
                 edge(arg, i, node.pattern)
-        elif isinstance(value, rx.Call) and isinstance(value.op, (rx.Op, rx.GlobalVar,
-                                                                   rx.ExternFunc)):
-            for arg in value.args:
-                edge(arg, i, OPAQUE)
-        elif isinstance(value, rx.Call):  # a call through a variable: its arguments only
+        elif isinstance(value, rx.Call):  # its arguments only (not a callee variable)
             for arg in value.args:
                 edge(arg, i, OPAQUE)
         elif isinstance(value, rx.TupleGetItem):
@@ -102,8 +99,6 @@ def block_graph(bindings, mod: rx.IRModule, weight_params: set[int]) -> list[Nod
 
 
 def _vars_in(e: rx.Expr) -> list[rx.Var]:
-    from .rewrite import Rewriter
-
     found: list[rx.Var] = []
 
     class _Walk(Rewriter):

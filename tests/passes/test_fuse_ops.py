@@ -117,7 +117,9 @@ def test_mlp_sample_matches_tvms_groups():
 
 def test_a_member_read_outside_the_group_is_a_second_result():
     """A match_cast is no edge of the graph (as in TVM), so ``a`` joins ``b``; the
-    match_cast still reads ``a``, which the group returns beside ``b`` (PASS-fuse-4)."""
+    match_cast still reads ``a``, which the group returns beside ``b`` (PASS-fuse-4). The
+    match_cast only checks ``m`` (the parameter defines it), so ``b`` does not need it
+    and the group goes first (PASS-fuse-6)."""
     mod = _module("""
     @R.function
     def main(x: R.Tensor(("m",), "float32")):
@@ -125,8 +127,8 @@ def test_a_member_read_outside_the_group_is_a_second_result():
         cls = Module
         with R.dataflow():
             a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((m,), "float32"))
-            b = R.call_tir(cls.double, (a,), out_ty=R.Tensor((m,), "float32"))
             c = R.match_cast(a, R.Tensor((m,), "float32"))
+            b = R.call_tir(cls.double, (a,), out_ty=R.Tensor((m,), "float32"))
             R.output(b, c)
         return (b, c)
 """)
@@ -298,3 +300,26 @@ def test_tvm_forms_the_same_groups(name, mod):
     if theirs is None:
         pytest.skip("TVM does not fuse the module")
     assert _groups(transform.FuseOps()(mod)) == theirs
+
+
+def test_lowered_ops_injective_into_a_reduction_and_an_epilogue_after_matmul():
+    """PASS-fuse-2: exp and a constant add (ElemWise) fuse into the sum (CommReduce); the
+    matmul (OutEWiseFusable) takes its bias add and relu. The constant becomes a
+    parameter, as TVM lifts it (PASS-fuse-4)."""
+    mod = parse("""
+# from tvm.script import relax as R
+
+@R.function
+def main(x: R.Tensor(("n", 4), "float32"), w: R.Tensor((4, 3), "float32"), b: R.Tensor((3,), "float32")):
+    with R.dataflow():
+        e = R.exp(R.add(x, R.const(1.0, "float32")))
+        s = R.sum(e, axis=[1])
+        h = R.nn.relu(R.add(R.matmul(x, w), b))
+        R.output(s, h)
+    return (s, h)
+""")
+    lowered = annotate_tir_op_pattern(legalize_ops(mod))
+    out = _check(lowered)
+    assert sorted(_groups(out)) == [("add", "exp", "sum"), ("matmul", "add1", "relu")]
+    f = out.functions["fused_add_exp_sum"]
+    assert [p.name_hint for p in f.params] == ["x", "param_0"]
