@@ -176,10 +176,27 @@ MATCH_CAST_TRAP = """
 """
 
 
-def test_match_cast_stays_before_the_group_that_needs_its_variable():
+# The same trap where only the output annotation needs ``n`` (``y`` has ``x``'s length).
+MATCH_CAST_TRAP_OUT_TY = """
+    @R.function
+    def main(x: R.Tensor(("m",), "float32"), y: R.Tensor(("m",), "float32")):
+        m = T.int64()
+        n = T.int64()
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (x,), out_ty=R.Tensor((m,), "float32"))
+            y1 = R.match_cast(y, R.Tensor((n,), "float32"))
+            b = R.call_tir(cls.add_n, (a,), out_ty=R.Tensor((n,), "float32"), tir_vars=R.shape([m]))
+            R.output(b, y1)
+        return (b, y1)
+"""
+
+
+@pytest.mark.parametrize("main", [MATCH_CAST_TRAP, MATCH_CAST_TRAP_OUT_TY])
+def test_match_cast_stays_before_the_group_that_needs_its_variable(main):
     """The TVM trap: ``b`` needs ``n``, which the match_cast defines after ``a``. The
     group of ``a`` and ``b`` goes after the match_cast, never above it (PASS-fuse-6)."""
-    out = _check(_module(MATCH_CAST_TRAP))
+    out = _check(_module(main))
     (f,) = _fused(out).values()
     assert _callees(f) == ["exp", "add_n"]
     main = out.functions["main"].body.blocks[0].bindings
