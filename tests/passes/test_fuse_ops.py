@@ -340,3 +340,29 @@ def main(x: R.Tensor(("n", 4), "float32"), w: R.Tensor((4, 3), "float32"), b: R.
     assert sorted(_groups(out)) == [("add", "exp", "sum"), ("matmul", "add1", "relu")]
     f = out.functions["fused_add_exp_sum"]
     assert [p.name_hint for p in f.params] == ["x", "param_0"]
+
+
+def test_blocks_of_local_functions_are_grouped_too():
+    """PASS-fuse-7: each dataflow block on its own, a local function's included; the
+    group reads the enclosing function's ``x`` as an argument."""
+    mod = _module("""
+    @R.function
+    def main(x: R.Tensor(("m",), "float32")):
+        m = T.int64()
+        cls = Module
+
+        @R.function
+        def inner(z: R.Tensor(("k",), "float32")):
+            k = T.int64()
+            with R.dataflow():
+                a = R.call_tir(cls.exp, (z,), out_ty=R.Tensor((k,), "float32"))
+                b = R.call_tir(cls.double, (a,), out_ty=R.Tensor((k,), "float32"))
+                c = R.call_tir(cls.double, (x,), out_ty=R.Tensor((m,), "float32"))
+                d = R.call_tir(cls.exp, (c,), out_ty=R.Tensor((m,), "float32"))
+                R.output(b, d)
+            return (b, d)
+
+        r = inner(x)
+        return r
+""")
+    assert _groups(_check(mod)) == {("exp", "double"), ("double", "exp")}
