@@ -267,6 +267,39 @@ class _Block:
             out.extend(self.lift(self.groups[u], lifted[u]))
         return out
 
+    def split_tuple_params(self, ms: list[int], arguments: list, params: list,
+                           renames: dict) -> set[int]:
+        """PASS-fuse-4: a tuple the group reads only through ``t[i]`` bindings is passed as
+        its items (``t_i``, in order of first use; the call site passes ``t[i]``), as TVM
+        does; those bindings leave the body. The members dropped."""
+        dropped: set[int] = set()
+        for k in range(len(arguments) - 1, -1, -1):
+            t = arguments[k]
+            if not (isinstance(t, rx.Var) and isinstance(t.struct_info, si.TupleStructInfo)):
+                continue
+            items: dict[int, list[int]] = {}
+            for m in ms:
+                value = self.bindings[m].value
+                i = _item_of(value, t)
+                if i is not None:
+                    items.setdefault(i, []).append(m)
+                elif any(v is t for v in _used_vars(value)):
+                    break
+            else:
+                if not items:
+                    continue
+                item_params = []
+                for i, members in items.items():
+                    p = rx.Var(f"{t.name_hint}_{i}", t.struct_info.fields[i])
+                    item_params.append((rx.TupleGetItem(t, i), p))
+                    for m in members:
+                        renames[id(self.bindings[m].var)] = p
+                        dropped.add(m)
+                arguments[k:k + 1] = [a for a, _ in item_params]
+                params[k:k + 1] = [p for _, p in item_params]
+                renames.pop(id(t), None)
+        return dropped
+
     def outside_uses(self) -> dict[int, list[int]]:
         """For each group, its members read by bindings outside it, in order of first use."""
         found: dict[int, dict[int, None]] = {}
@@ -319,9 +352,12 @@ class _Block:
                     param_for(a)
             for v in _used_vars(value):
                 param_for(v)
+        dropped = self.split_tuple_params(ms, arguments, params, renames)
         out_ids = {id(self.bindings[m].var) for m in outputs}
         for m in ms:
             var = self.bindings[m].var
+            if m in dropped:
+                continue
             fresh = rx.Var(var.name_hint, span=var.span) if id(var) in out_ids \
                 else rx.DataflowVar(var.name_hint, span=var.span)
             renames[id(var)] = fresh
@@ -329,7 +365,8 @@ class _Block:
         lift.var_map.update(renames)
         body_bindings = []
         for m in ms:
-            body_bindings.extend(lift.binding(self.bindings[m]))
+            if m not in dropped:
+                body_bindings.extend(lift.binding(self.bindings[m]))
         results = [renames[id(self.bindings[m].var)] for m in outputs]
         result = results[0] if len(results) == 1 else rx.Tuple(tuple(results))
         attrs = rx.Attrs.of({"Primitive": True})
@@ -359,6 +396,12 @@ class _Block:
             out.append(rx.VarBinding(self.bindings[m].var,
                                      rx.TupleGetItem(tuple_var, outputs.index(m))))
         return out
+
+
+def _item_of(value: rx.Expr, t: rx.Var) -> int | None:
+    if isinstance(value, rx.TupleGetItem) and value.tuple_value is t:
+        return value.index
+    return None
 
 
 def _used_vars(e: rx.Expr) -> list[rx.Var]:

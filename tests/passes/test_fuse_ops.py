@@ -366,3 +366,23 @@ def test_blocks_of_local_functions_are_grouped_too():
         return r
 """)
     assert _groups(_check(mod)) == {("exp", "double"), ("double", "exp")}
+
+
+def test_a_tuple_read_only_through_items_is_passed_as_its_items():
+    """PASS-fuse-4, as TVM: the group reads ``t`` only as ``t[1]``, so it takes ``t_1``
+    and the call site passes ``t[1]``; the split's tuple, made inside, stays inside."""
+    mod = parse("""
+# from tvm.script import relax as R
+
+@R.function
+def main(x: R.Tensor(("n", 4), "float32"), t: R.Tuple(R.Tensor((2,), "float32"), R.Tensor((3,), "float32"))):
+    with R.dataflow():
+        s = R.split(x, 2, axis=1)
+        c = R.add(R.exp(s[0]), s[1])
+        v = R.add(R.exp(t[1]), R.const(1.0, "float32"))
+        R.output(c, v)
+    return (c, v)
+""")
+    out = _check(annotate_tir_op_pattern(legalize_ops(mod)))
+    assert _groups(out) == {("split", "exp", "add"), ("exp1", "add1")}
+    assert [p.name_hint for p in out.functions["fused_exp1_add1"].params] == ["t_1", "param_0"]
