@@ -392,3 +392,26 @@ def main(x: R.Tensor(("n", 4), "float32"), t: R.Tuple(R.Tensor((2,), "float32"),
     out = _check(annotate_tir_op_pattern(legalize_ops(mod)))
     assert _groups(out) == {("split", "exp", "add"), ("exp1", "add1")}
     assert [p.name_hint for p in out.functions["fused_exp1_add1"].params] == ["t_1", "param_0"]
+
+
+def test_a_group_read_through_a_match_cast_by_its_own_input_is_not_lifted():
+    """``b`` reads ``a`` and ``d``; ``d`` reads ``a`` through a match_cast, which is no
+    edge of the graph, so the partition puts ``a``, ``d`` and ``b`` together while the
+    match_cast outside needs ``a`` first and ``d`` needs it (a cycle: TVM stops with an
+    error). The group is not lifted (PASS-fuse-6)."""
+    mod = parse("""
+# from tvm.script import relax as R
+
+@R.function
+def main(x: R.Tensor(("m",), "float32")):
+    m = T.int64()
+    with R.dataflow():
+        a = R.exp(x)
+        c = R.match_cast(a, R.Tensor((m,), "float32"))
+        d = R.multiply(c, c)
+        b = R.add(a, d)
+        R.output(b)
+    return b
+""")
+    out = _check(annotate_tir_op_pattern(legalize_ops(mod)))
+    assert not _fused(out)
