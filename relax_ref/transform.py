@@ -22,7 +22,7 @@ __all__ = [
     "InlinePrivateFunctions", "LambdaLift", "LegalizeOps", "Normalize", "RemovePurityChecking",
     "RemoveUnusedOutputs", "RemoveUnusedParameters", "ToNonDataflow", "TopologicalSort",
     "RewriteDataflowReshape", "FuseTransposeMatmul",
-    "AnnotateTIROpPattern", "FuseOps",
+    "AnnotateTIROpPattern", "FuseOps", "FuseTIR",
     "Sequential", "build_pass", "pass_options",
 ]
 
@@ -100,6 +100,12 @@ def FuseOps(fuse_opt_level: int = -1) -> Pass:
     from relax_ref.passes.fuse_ops import fuse_ops
 
     return fuse_ops(fuse_opt_level)
+
+
+def FuseTIR() -> Pass:
+    """Merge the PrimFuncs each Primitive function (FuseOps' groups) calls into one
+    PrimFunc and call it with one call_tir (run after FuseOps)."""
+    return get_pass("FuseTIR")
 
 
 def CanonicalizeBindings() -> Pass:

@@ -1,0 +1,163 @@
+"""Copying TIR bodies into another PrimFunc (FuseTIR, spec/passes.md PASS-fusetir-*).
+
+``TirCopier`` rebuilds a statement with given variables and buffers replaced. Everything
+the statement itself defines (loop and block variables, let variables, the buffers its
+blocks allocate or view) becomes a fresh copy, so one PrimFunc body inlined twice into
+the same function defines distinct variables; block and allocated buffer names are made
+unique in the function being built.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import tir
+
+_NODES = (P.PrimExpr, tir.Stmt, tir.Range, tir.BufferRegion, tir.MatchBufferRegion,
+          tir.IterVar)
+
+
+class Names:
+    """Names already taken in the function being built; ``unique`` gives the next free
+    one (``name``, ``name_1``...; blocks use ``name1``... as TVM prints them)."""
+
+    def __init__(self, sep: str = "_") -> None:
+        self.taken: set[str] = set()
+        self.sep = sep
+
+    def unique(self, name: str) -> str:
+        out, k = name, 0
+        while out in self.taken:
+            k += 1
+            out = f"{name}{self.sep}{k}"
+        self.taken.add(out)
+        return out
+
+
+class TirCopier:
+    """``stmt(s)``: ``s`` with the variables of ``variables`` (id -> expression) and the
+    buffers of ``buffers`` (id -> buffer) replaced, its own definitions fresh."""
+
+    def __init__(self, variables: dict[int, P.PrimExpr], buffers: dict[int, tir.Buffer],
+                 block_names: Names, buffer_names: Names):
+        self.variables = dict(variables)
+        self.buffers = dict(buffers)
+        self.block_names = block_names
+        self.buffer_names = buffer_names
+
+    # -- definitions -----------------------------------------------------------------------
+    def fresh_var(self, v: P.Var) -> None:
+        self.variables[id(v)] = dataclasses.replace(v)
+
+    def fresh_buffer(self, b: tir.Buffer) -> tir.Buffer:
+        """A copy of an allocated buffer under a unique name (its shape mapped)."""
+        if b.data is not None:
+            self.fresh_var(b.data)
+        new = self.rebuild_buffer(b, self.buffer_names.unique(b.name))
+        self.buffers[id(b)] = new
+        return new
+
+    def rebuild_buffer(self, b: tir.Buffer, name: str) -> tir.Buffer:
+        return dataclasses.replace(
+            b, name=name, shape=self.map(b.shape), strides=self.map(b.strides),
+            elem_offset=self.map(b.elem_offset),
+            data=self.map(b.data) if b.data is not None else None)
+
+    def define(self, node) -> None:
+        if isinstance(node, tir.For):
+            self.fresh_var(node.loop_var)
+        elif isinstance(node, tir.LetStmt):
+            self.fresh_var(node.var)
+        elif isinstance(node, P.Let):
+            self.fresh_var(node.var)
+        elif isinstance(node, tir.Allocate):
+            self.fresh_var(node.buffer_var)
+        elif isinstance(node, tir.DeclBuffer):
+            self.fresh_buffer(node.buffer)
+        elif isinstance(node, tir.SBlock):
+            for iv in node.iter_vars:
+                self.fresh_var(iv.var)
+            for b in node.alloc_buffers:
+                self.fresh_buffer(b)
+            for m in node.match_buffers:
+                self.fresh_buffer(m.buffer)
+
+    # -- the copy ----------------------------------------------------------------------------
+    def stmt(self, s: tir.Stmt) -> tir.Stmt:
+        return self.map(s)
+
+    def map(self, x):
+        if x is None:
+            return None
+        if type(x) is P.Var:
+            return self.variables.get(id(x), x)
+        if isinstance(x, tir.Buffer):
+            hit = self.buffers.get(id(x))
+            if hit is None:  # a buffer seen only through loads and stores: same name
+                hit = self.rebuild_buffer(x, x.name)
+                self.buffers[id(x)] = hit
+            return hit
+        if isinstance(x, tuple):
+            new = tuple(self.map(c) for c in x)
+            return x if all(a is b for a, b in zip(new, x)) else new
+        if not isinstance(x, _NODES):
+            return x
+        self.define(x)
+        changes = {}
+        for f in dataclasses.fields(x):
+            if f.name == "span":
+                continue
+            old = getattr(x, f.name)
+            new = self.map(old)
+            if new is not old:
+                changes[f.name] = new
+        if isinstance(x, tir.SBlock) and x.name != "root":
+            changes["name"] = self.block_names.unique(x.name)
+        return dataclasses.replace(x, **changes) if changes else x
+
+
+def free_vars(func_body: tir.Stmt, buffers: list[tir.Buffer]) -> list[P.Var]:
+    """Variables ``func_body`` and the shapes of ``buffers`` use that nothing inside
+    defines (loops, block variables, lets), in first-seen order."""
+    defined: set[int] = set()
+    used: dict[int, P.Var] = {}
+    seen_buffers: set[int] = set()
+
+    def buffer(b: tir.Buffer) -> None:
+        if id(b) in seen_buffers:
+            return
+        seen_buffers.add(id(b))
+        for d in b.shape + b.strides + ((b.elem_offset,) if b.elem_offset is not None else ()):
+            walk(d)
+
+    def walk(x) -> None:
+        if x is None:
+            return
+        if type(x) is P.Var:
+            used.setdefault(id(x), x)
+            return
+        if isinstance(x, tir.Buffer):
+            buffer(x)
+            return
+        if isinstance(x, (tuple, list)):
+            for c in x:
+                walk(c)
+            return
+        if not isinstance(x, _NODES):
+            return
+        if isinstance(x, tir.For):
+            defined.add(id(x.loop_var))
+        elif isinstance(x, (tir.LetStmt, P.Let)):
+            defined.add(id(x.var))
+        elif isinstance(x, tir.Allocate):
+            defined.add(id(x.buffer_var))
+        elif isinstance(x, tir.IterVar):
+            defined.add(id(x.var))
+        for f in dataclasses.fields(x):
+            if f.name != "span":
+                walk(getattr(x, f.name))
+
+    for b in buffers:
+        buffer(b)
+    walk(func_body)
+    return [v for k, v in used.items() if k not in defined]
