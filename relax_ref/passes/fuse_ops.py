@@ -30,7 +30,7 @@ from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.sinfo_relations import defined_symbols
 
 from .fusion_groups import MAX_FUSE_DEPTH, block_graph, call_tir_parts, partition
-from .references import strongly_connected_components
+from .references import arg_sinfo, strongly_connected_components
 from .registry import Pass, register_pass
 from .rewrite import Rewriter, finish
 from .symbols import SymbolRewriter, fresh_symbols, substitute_symbols, symbols_of
@@ -95,6 +95,7 @@ class _Fusor(Rewriter):
         self.weight_params: set[int] = set()
         # ids of the symbolic variables defined where the current block starts
         self.known_symbols: set[int] = set()
+        self.values: dict[int, rx.Expr] = {}  # variable id -> its bound value
 
     def function(self, func: rx.Function) -> rx.Function:
         if _skipped(func):  # PASS-fuse-7
@@ -102,6 +103,7 @@ class _Fusor(Rewriter):
         num_input = func.attrs.get("num_input")
         if num_input is not None:
             self.weight_params |= {id(p) for p in func.params[int(num_input):]}
+        self.values.update(_bound_values(func))
         saved = set(self.known_symbols)
         self.known_symbols |= {id(v) for v in defined_symbols(
             p.struct_info for p in func.params if p.struct_info is not None)}
@@ -267,6 +269,17 @@ class _Block:
             out.extend(self.lift(self.groups[u], lifted[u]))
         return out
 
+    def bound_constant(self, v: rx.Var) -> rx.Expr | None:
+        """The value ``v`` is bound to, through other variables, where it is a shape or
+        prim value without symbolic variables (TVM inlines those); else None."""
+        seen: set[int] = set()
+        value: rx.Expr = v
+        while isinstance(value, rx.Var) and id(value) in self.fusor.values \
+                and id(value) not in seen:
+            seen.add(id(value))
+            value = self.fusor.values[id(value)]
+        return value if value is not v and _inlinable(value) else None
+
     def split_tuple_params(self, ms: list[int], arguments: list, params: list,
                            renames: dict) -> set[int]:
         """PASS-fuse-4: a tuple the group reads only through ``t[i]`` bindings is passed as
@@ -320,19 +333,26 @@ class _Block:
         renames: dict[int, rx.Expr] = {}
         names = ["fused"]
 
+        n_lifted = [0]  # TVM's count of the non-variable arguments met
+
         def param_for(e: rx.Expr) -> None:
             if any(a is e for a in arguments):
                 return
             if isinstance(e, rx.Var):
                 if id(e) in member_ids or id(e) in renames:
                     return
+                value = self.bound_constant(e)
+                if value is not None:  # TVM inlines a variable bound to a constant shape
+                    renames[id(e)] = value
+                    return
                 p = rx.Var(e.name_hint, e.struct_info, span=e.span)
                 renames[id(e)] = p
-            elif isinstance(e, rx.Constant):  # TVM lifts constants to parameters
-                p = rx.Var(f"param_{sum(1 for a in arguments if isinstance(a, rx.Constant))}",
-                           e.struct_info)
             else:
-                return
+                name = f"param_{n_lifted[0]}"
+                n_lifted[0] += 1
+                if not isinstance(e, rx.Constant):
+                    return  # a literal prim value or shape stays (TVM 0.27 keeps them)
+                p = rx.Var(name, arg_sinfo(e, self.fusor.mod))
             arguments.append(e)
             params.append(p)
 
@@ -351,7 +371,8 @@ class _Block:
                 for a in parts[1].fields:
                     param_for(a)
             for v in _used_vars(value):
-                param_for(v)
+                if id(v) not in renames:
+                    param_for(v)
         dropped = self.split_tuple_params(ms, arguments, params, renames)
         out_ids = {id(self.bindings[m].var) for m in outputs}
         for m in ms:
@@ -396,6 +417,29 @@ class _Block:
             out.append(rx.VarBinding(self.bindings[m].var,
                                      rx.TupleGetItem(tuple_var, outputs.index(m))))
         return out
+
+
+def _inlinable(e: rx.Expr) -> bool:
+    """PASS-fuse-4: a prim value, a shape, or a tuple of them, without symbolic variables."""
+    if isinstance(e, rx.Tuple):
+        return all(_inlinable(f) for f in e.fields)
+    if isinstance(e, rx.PrimValue):
+        return not P.free_vars(e.value)
+    if isinstance(e, rx.ShapeExpr):
+        return not any(P.free_vars(d) for d in e.values)
+    return False
+
+
+def _bound_values(func: rx.Function) -> dict[int, rx.Expr]:
+    found: dict[int, rx.Expr] = {}
+
+    class _Walk(Rewriter):
+        def binding(self, b):
+            if isinstance(b, rx.VarBinding):
+                found[id(b.var)] = b.value
+            return super().binding(b)
+    _Walk().function(func)
+    return found
 
 
 def _item_of(value: rx.Expr, t: rx.Var) -> int | None:

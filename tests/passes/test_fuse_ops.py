@@ -68,6 +68,17 @@ PRIMS = """
                 B[vi] = A[vi] + T.Cast("float32", n)
 
     @T.prim_func(private=True, s_tir=True)
+    def shift(a: T.handle, s: T.int64, b: T.handle):
+        T.func_attr({"op_pattern": 0, "tirx.noalias": True})
+        k = T.int64()
+        A = T.match_buffer(a, (k,))
+        B = T.match_buffer(b, (k,))
+        for i in range(k):
+            with T.sblock("B"):
+                vi = T.axis.spatial(k, i)
+                B[vi] = A[vi] + T.Cast("float32", s)
+
+    @T.prim_func(private=True, s_tir=True)
     def flatten(a: T.handle, b: T.handle):
         T.func_attr({"op_pattern": 8, "tirx.noalias": True})
         k = T.int64()
@@ -415,3 +426,30 @@ def main(x: R.Tensor(("m",), "float32")):
 """)
     out = _check(annotate_tir_op_pattern(legalize_ops(mod)))
     assert not _fused(out)
+
+
+def test_prim_value_arguments_as_tvm_passes_them():
+    """PASS-fuse-4, as TVM 0.27: prim values written in the call stay in it (a symbolic
+    one's variable then comes in tir_vars, PASS-fuse-5); a variable bound to a prim
+    value without symbolic variables is inlined; one bound to ``R.prim_value(m)`` is a
+    parameter."""
+    mod = _module("""
+    @R.function
+    def main(x: R.Tensor(("m",), "float32")):
+        m = T.int64()
+        cls = Module
+        with R.dataflow():
+            three = R.prim_value(T.int64(3))
+            pm = R.prim_value(m)
+            a = R.call_tir(cls.shift, (x, three), out_ty=R.Tensor((m,), "float32"))
+            b = R.call_tir(cls.shift, (a, R.prim_value(T.int64(2))), out_ty=R.Tensor((m,), "float32"))
+            c = R.call_tir(cls.shift, (b, pm), out_ty=R.Tensor((m,), "float32"))
+            d = R.call_tir(cls.shift, (c, R.prim_value(m + 1)), out_ty=R.Tensor((m,), "float32"))
+            R.output(d)
+        return d
+""")
+    out = _check(mod)
+    (f,) = _fused(out).values()
+    assert [p.name_hint for p in f.params] == ["x", "pm"]
+    scalars = [b.value.args[1].fields[1] for b in f.body.blocks[0].bindings]
+    assert [type(s).__name__ for s in scalars] == ["PrimValue", "PrimValue", "Var", "PrimValue"]
