@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from relax_ref.ir import relax as rx
 from relax_ref.ir import tir
 
+from relax_ref.ir.call_kinds import call_kind
+
 from .op_pattern import OpPattern
 from .rewrite import Rewriter
 
@@ -27,7 +29,6 @@ TUPLE, OPAQUE = OpPattern.TUPLE, OpPattern.OPAQUE
 #: TVM's default for ``relax.FuseOps.max_depth``: the most bindings in one group.
 MAX_FUSE_DEPTH = 256
 
-_CALL_TIR = ("relax.call_tir", "relax.call_tir_inplace")
 
 
 @dataclass
@@ -41,7 +42,7 @@ def call_tir_parts(value: rx.Expr, mod: rx.IRModule):
     """(PrimFunc name, argument tuple) of a ``call_tir`` of a PrimFunc of ``mod`` with a
     literal argument tuple; None otherwise."""
     if not (isinstance(value, rx.Call) and isinstance(value.op, rx.Op)
-            and value.op.name in _CALL_TIR and len(value.args) >= 2):
+            and call_kind(value.op.name).tir_callee and len(value.args) >= 2):
         return None
     callee, args = value.args[0], value.args[1]
     if not (isinstance(callee, rx.GlobalVar) and isinstance(args, rx.Tuple)
