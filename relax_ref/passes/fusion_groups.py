@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 
 from relax_ref.ir import relax as rx
 from relax_ref.ir import tir
-
 from relax_ref.ir.call_kinds import call_kind
 
 from .op_pattern import OpPattern
