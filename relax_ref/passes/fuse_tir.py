@@ -381,8 +381,12 @@ class _Merger:
                 inputs.append(pb)
             elif isinstance(a, rx.PrimValue) and p.dtype == a.value.dtype:
                 scalars[id(p)] = self.fused(a.value)
+            elif isinstance(a, rx.Var) and isinstance(a.struct_info, si.PrimStructInfo) \
+                    and a.struct_info.value is not None and p.dtype == a.struct_info.dtype:
+                scalars[id(p)] = self.fused(a.struct_info.value)  # R.Prim(value=...)
             else:
-                raise Declined("a scalar argument that is not an R.prim_value of its dtype")
+                raise Declined("a scalar argument that is neither an R.prim_value nor a "
+                               "variable of known value, of its dtype")
         for p, o in zip(out_params, outs):
             pb = callee.buffer_of(p)
             if pb is None:

@@ -56,6 +56,17 @@ class Module:
                 B[vi] = A[vi] * T.float32(2)
 
     @T.prim_func(private=True, s_tir=True)
+    def shift(a: T.handle, s: T.int64, b: T.handle):
+        T.func_attr({"op_pattern": 0, "tirx.noalias": True})
+        k = T.int64()
+        A = T.match_buffer(a, (k,))
+        B = T.match_buffer(b, (k,))
+        for i in range(k):
+            with T.sblock("B"):
+                vi = T.axis.spatial(k, i)
+                B[vi] = A[vi] + T.Cast("float32", s)
+
+    @T.prim_func(private=True, s_tir=True)
     def double3(a: T.handle, b: T.handle):
         T.func_attr({"op_pattern": 0, "tirx.noalias": True})
         n = T.int64()
@@ -198,21 +209,55 @@ def test_fig8_a_variable_no_buffer_binds_is_a_scalar_parameter():
         return b
 
     @R.function
-    def main(x: R.Tensor(("n * 2",), "float32"), s: R.Shape(["n"])):
+    def main(x: R.Tensor(("n * 2",), "float32"), s: R.Shape(["n"]),
+             z: R.Tensor(("k * 2",), "float32"), t: R.Shape(["k"])):
         n = T.int64()
+        k = T.int64()
         cls = Module
         with R.dataflow():
             y = cls.fused_exp_double(x, R.shape([n]))
-            R.output(y)
-        return y
+            w = cls.fused_exp_double(z, R.shape([k]))
+            R.output(y, w)
+        return (y, w)
 """)
     out = _check(mod)
     f = out.functions["fused_exp_double"]
     assert [p.dtype.code for p in f.params] == ["handle", "int", "handle"]
     assert not _unbound(f)
-    call = out.functions["main"].body.blocks[0].bindings[0].value
-    assert isinstance(call.args[1].fields[-1], rx.PrimValue)
+    calls = [b.value for b in out.functions["main"].body.blocks[0].bindings]
+    assert [c.args[1].fields[-1].value.name for c in calls] == ["n", "k"]
     assert "R.prim_value(n)" in out.script()
+
+
+def test_a_scalar_argument_from_a_prim_parameter():
+    """An inner call's scalar argument may be a parameter ``R.Prim(value="n")``: ``n``
+    becomes a scalar parameter of the fused PrimFunc, passed the caller's value."""
+    mod = _module("""
+    @R.function(private=True)
+    def fused_shift_double(x: R.Tensor(("k",), "float32"), s: R.Prim(value="n")):
+        k = T.int64()
+        n = T.int64()
+        R.func_attr({"Primitive": True})
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.shift, (x, s), out_ty=R.Tensor((k,), "float32"))
+            b = R.call_tir(cls.double, (a,), out_ty=R.Tensor((k,), "float32"))
+            R.output(b)
+        return b
+
+    @R.function
+    def main(x: R.Tensor(("k",), "float32"), s: R.Prim(value="m")):
+        m = T.int64()
+        cls = Module
+        with R.dataflow():
+            y = cls.fused_shift_double(x, s)
+            R.output(y)
+        return y
+""")
+    out = _check(mod)
+    f = out.functions["fused_shift_double"]
+    assert [p.dtype.code for p in f.params] == ["handle", "int", "handle"]
+    assert not _unbound(f) and "R.prim_value(m)" in out.script()
 
 
 def test_two_results_and_a_function_called_twice():
@@ -304,6 +349,7 @@ FUSED = _fused_sources()
 def test_samples_and_examples(name, mod):
     check_pass(transform.FuseTIR(), mod, trials=2)
     assert declined(mod) == {}
+    assert not check_well_formed(parse(fuse_tir(mod).script()))  # we read it back
 
 
 def _tvm_fused(text: str, ours: str):
