@@ -611,6 +611,40 @@ def cmd_passes(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_graph(args: argparse.Namespace) -> int:
+    """CLI-graph-1: the entry function's dataflow graph as DOT text (or SVG through
+    Graphviz), fused groups boxed; ``--fuse`` lowers and fuses first."""
+    import shutil
+    import subprocess
+
+    from relax_ref.graph import dataflow_dot
+    from relax_ref.semantics.normalize import normalize
+
+    mod = normalize(_parse_file(args.file))
+    if args.fuse:
+        from relax_ref.transform import Sequential
+
+        mod = Sequential(["LegalizeOps", "AnnotateTIROpPattern", "FuseOps"])(mod)
+    entry = args.entry or "main"
+    try:
+        text = dataflow_dot(mod, entry)
+    except KeyError as err:
+        raise CLIError(f"{args.file}: {err.args[0]}") from None
+    if args.output and args.output.endswith(".svg"):
+        dot = shutil.which("dot")
+        if dot is None:
+            raise CLIError("writing SVG needs Graphviz's `dot` program on PATH; write a "
+                           ".dot file instead (-o graph.dot)")
+        svg = subprocess.run([dot, "-Tsvg"], input=text, capture_output=True, text=True,
+                             check=False)
+        if svg.returncode != 0:
+            raise CLIError(f"dot failed: {svg.stderr.strip()}")
+        write_text(args.output, svg.stdout)
+        return 0
+    _write_text(text, args.output)
+    return 0
+
+
 def cmd_ops(args: argparse.Namespace) -> int:
     """CLI-ops-1: every TVM 0.27 op and every op we register, with what relax_ref has of
     it (registry, conformance suite, spec pages), and totals."""
@@ -745,6 +779,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("passes", help="list every pass with its contract and options")
     p.set_defaults(func=cmd_passes)
+
+    p = sub.add_parser("graph", help="draw a function's dataflow graph (DOT, or SVG with "
+                                     "Graphviz), fused groups boxed")
+    p.add_argument("file", help="a TVMScript module")
+    p.add_argument("--entry", metavar="NAME", help="the function to draw (default: main)")
+    p.add_argument("--fuse", action="store_true",
+                   help="run LegalizeOps, AnnotateTIROpPattern and FuseOps first")
+    p.add_argument("-o", "--output", help="write to FILE (.dot text, or .svg) instead of "
+                                          "standard output")
+    p.set_defaults(func=cmd_graph)
 
     p = sub.add_parser("ops", help="every TVM 0.27 op with relax_ref's status: deduction, "
                                    "semantics, legalization, conformance cases, spec page")
