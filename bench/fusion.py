@@ -91,6 +91,12 @@ def main() -> None:
     print(f"llama stack, {args.layers} layers, n = {args.seq}; passes: {', '.join(names)}")
     print(f"  kernels            {before[0]:6d} -> {after[0]:6d}")
     print(f"  intermediate bytes {before[1]:>14,d} -> {after[1]:>14,d}")
+    used = {b.value.args[0].name_hint for f in fused.functions.values()
+            if type(f).__name__ == "Function" for blk in f.body.blocks for b in blk.bindings
+            if type(b.value).__name__ == "Call" and b.value.args
+            and type(b.value.args[0]).__name__ == "GlobalVar"}
+    print(f"  distinct PrimFuncs called after fusion: "
+          f"{sum(1 for k, f in fused.functions.items() if type(f).__name__ == 'PrimFunc' and k in used)}")
 
     fns = {"ours": lambda: seq(lowered)}
     try:
