@@ -526,9 +526,16 @@ def cmd_opt(args: argparse.Namespace) -> int:
     from relax_ref.semantics.memory import DEFAULT_MAX_BYTES
     from relax_ref.verify import PassVerificationError, verify_pipeline
 
-    names = [n.strip() for n in args.passes.split(",") if n.strip()]
+    from relax_ref.passes.pipeline import PIPELINES
+
+    if args.pipeline is not None and args.pipeline not in PIPELINES:
+        raise CLIError(f"no pipeline named {args.pipeline!r} (pipelines: "
+                       f"{', '.join(sorted(PIPELINES))})")
+    names = list(PIPELINES[args.pipeline]) if args.pipeline else []
+    names += [n.strip() for n in (args.passes or "").split(",") if n.strip()]
     if not names:
-        raise CLIError("--passes takes a comma-separated list of pass names")
+        raise CLIError("--passes takes a comma-separated list of pass names "
+                       "(or give --pipeline NAME)")
     _passes_by_name(names)
     for name in args.print_after or []:
         if name not in names:
@@ -760,8 +767,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("opt", help="apply passes to a module and print the result")
     p.add_argument("file")
-    p.add_argument("--passes", required=True, metavar="A,B,...",
+    p.add_argument("--passes", metavar="A,B,...",
                    help="the passes to apply, in order (TVM's names; see relax-ref passes)")
+    p.add_argument("--pipeline", metavar="NAME",
+                   help="a named pipeline run before --passes: fuse (LegalizeOps, "
+                        "AnnotateTIROpPattern, FuseOps, FuseTIR)")
     p.add_argument("--pass-opt", action="append", metavar="PASS:KEY=VALUE",
                    help="an option of a pass, by TVM's name (BindSymbolicVars:n=4; repeat "
                         "for more; a,b is a list)")

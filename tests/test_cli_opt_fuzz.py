@@ -163,3 +163,16 @@ def test_fuzz_prepares_the_input_of_a_pass_on_lowered_modules(monkeypatch, tmp_p
     assert rc == 1, capsys.readouterr().out
     saved = (out_dir / "BreakLoweredAdds-1.py").read_text()
     assert "R.call_tir" in saved and "T.prim_func" in saved
+
+
+def test_opt_runs_the_fuse_pipeline(capsys):
+    """PASS-pipe-4: --pipeline fuse lowers, annotates, groups and merges the kernels."""
+    from tests.conftest import REPO
+
+    rc = main(["opt", str(REPO / "examples" / "mlp.py"), "--pipeline", "fuse", "--verify", "2"])
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    for name in ("LegalizeOps", "AnnotateTIROpPattern", "FuseOps", "FuseTIR"):
+        assert f"{name}: OK" in captured.err
+    assert "fused_" in captured.out and "R.call_tir" in captured.out
+    assert main(["opt", str(REPO / "examples" / "mlp.py"), "--pipeline", "nope"]) == 2

@@ -115,3 +115,10 @@ class Pipeline:
 
 def _producers(form: str) -> list[Pass]:
     return [p for p in all_passes().values() if form in p.produces]
+
+
+#: PASS-pipe-4: named pipelines (``relax-ref opt --pipeline NAME``), TVM's pass order.
+PIPELINES: dict[str, tuple[str, ...]] = {
+    # Lowering and fusion (paper Fig. 13, its first half).
+    "fuse": ("LegalizeOps", "AnnotateTIROpPattern", "FuseOps", "FuseTIR"),
+}
