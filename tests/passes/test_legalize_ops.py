@@ -264,3 +264,15 @@ class M:
     with pytest.raises(relax_ref.RuntimeCheckError, match="bad") as err:
         relax_ref.run(out, x, False)
     assert err.value.check == "assert" and err.value.span is not None
+
+
+def test_the_suite_holds_after_lowering_and_fusion():
+    """CONF-pass-1 over the whole pipeline of paper Fig. 13's first half: every case's
+    results and traps hold after DispatchSortScan, LegalizeOps, AnnotateTIROpPattern,
+    FuseOps and FuseTIR."""
+    from relax_ref.conformance import run_suite
+
+    passes = ("DispatchSortScan", "LegalizeOps", "AnnotateTIROpPattern", "FuseOps", "FuseTIR")
+    failed = [r for r in run_suite(CASES, "relax_ref", progress=False, passes=passes)
+              if not r.passed]
+    assert not failed, [(r.case.id, r.detail) for r in failed[:5]]
