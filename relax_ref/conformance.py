@@ -15,6 +15,8 @@ An implementation plugs in through ``Implementation`` (see ``RelaxRefImpl`` and
 """
 from __future__ import annotations
 
+import copy
+
 import re
 import sys
 import time
@@ -661,7 +663,9 @@ def _check(case: Case, impl: Implementation) -> tuple[bool, str]:
         return False, f"expected {case.expect}, but it was accepted"
     for i, run in enumerate(case.runs):
         try:
-            outs = impl.run(handle, run.entry, run.args)
+            # A fresh copy of the arguments each time: an in-place call writes into its
+            # input, and a case's runs are read again by later checks of the same case.
+            outs = impl.run(handle, run.entry, copy.deepcopy(run.args))
         except Trap as err:
             if str(err).startswith("the TVM run died"):
                 # A crash is not a trap: the implementation has no check there.

@@ -12,6 +12,7 @@ Graphviz's ``dot``.
 from __future__ import annotations
 
 from relax_ref.ir import relax as rx
+from relax_ref.ir.call_kinds import call_kind
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.text import print_prim_expr, print_struct_info
 
@@ -28,12 +29,12 @@ def _what(value: rx.Expr) -> str:
         op = value.op
         if isinstance(op, rx.Op):
             name = op.name.replace("relax.", "R.")
-            if op.name.startswith("relax.call_tir") and value.args and \
-                    isinstance(value.args[0], rx.GlobalVar):
-                return f"{name} {value.args[0].name_hint}"
-            if op.name in ("relax.call_pure_packed", "relax.call_dps_packed") and \
-                    value.args and isinstance(value.args[0], rx.ExternFunc):
-                return f"{name} {value.args[0].global_symbol}"
+            callee = value.args[0] if value.args else None
+            kind = call_kind(op.name)
+            if kind.tir_callee and isinstance(callee, rx.GlobalVar):
+                return f"{name} {callee.name_hint}"
+            if (kind.packed or kind.dps) and isinstance(callee, rx.ExternFunc):
+                return f"{name} {callee.global_symbol}"
             return name
         if isinstance(op, rx.GlobalVar):
             return op.name_hint
