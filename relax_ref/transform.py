@@ -22,7 +22,7 @@ __all__ = [
     "InlinePrivateFunctions", "LambdaLift", "LegalizeOps", "Normalize", "RemovePurityChecking",
     "RemoveUnusedOutputs", "RemoveUnusedParameters", "ToNonDataflow", "TopologicalSort",
     "RewriteDataflowReshape", "FuseTransposeMatmul",
-    "AnnotateTIROpPattern", "FuseOps", "FuseTIR",
+    "AnnotateTIROpPattern", "FuseOps", "FuseTIR", "FuseOpsByPattern", "LowerToLibrary",
     "Sequential", "build_pass", "pass_options",
 ]
 
@@ -106,6 +106,24 @@ def FuseTIR() -> Pass:
     """Merge the PrimFuncs each Primitive function (FuseOps' groups) calls into one
     PrimFunc and call it with one call_tir (run after FuseOps)."""
     return get_pass("FuseTIR")
+
+
+def FuseOpsByPattern(patterns=(), bind_constants: bool = True,
+                     annotate_codegen: bool = False) -> Pass:
+    """Each match of a (name, pattern[, check]) inside a dataflow block becomes a call of a
+    private function marked Composite (the name) and Primitive (relax_ref.passes.patterns
+    is the pattern language; relax_ref.passes.library the library lowering after it).
+    ``patterns`` defaults to none (the identity) where TVM requires it."""
+    from relax_ref.passes.fuse_ops_by_pattern import fuse_ops_by_pattern
+
+    return fuse_ops_by_pattern(patterns, bind_constants, annotate_codegen)
+
+
+def LowerToLibrary() -> Pass:
+    """relax_ref's own pass, not TVM's: calls of Composite functions whose pattern name is
+    in the library table (relax_ref.passes.library) become R.call_dps_packed of its
+    packed function."""
+    return get_pass("LowerToLibrary")
 
 
 def CanonicalizeBindings() -> Pass:

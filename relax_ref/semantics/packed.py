@@ -184,3 +184,36 @@ def _run_nonzero(x):
 @register_packed("relax.run.shape_to_tensor")
 def _run_shape_to_tensor(shape):
     return _op_semantics("relax.shape_to_tensor", shape)
+
+
+# -- the library functions (relax_ref/passes/library.py, PASS-library-3) -----------------------
+# Destination-passing: the output tensor comes after the inputs and is filled in place. Each
+# computes with the ops' own semantics, so a library call and the ops it replaces agree
+# exactly.
+
+def _matmul_semantics(x, w):
+    from relax_ref.ir.dtype import VOID
+    from relax_ref.ir.relax import Attrs
+    from relax_ref.ops.registry import lookup
+
+    return lookup("relax.matmul").compute(Attrs.of({"out_dtype": VOID}), x, w)
+
+
+def _write_result(out: np.ndarray, result: np.ndarray, name: str) -> None:
+    if not isinstance(out, np.ndarray) or out.shape != result.shape \
+            or out.dtype != result.dtype:
+        raise ValueError(f"{name}: the output tensor must be {result.dtype} of shape "
+                         f"{list(result.shape)}, found {describe_value(out)} "
+                         f"(PASS-library-3)")
+    out[...] = result
+
+
+@register_packed("blas.matmul", dps=True)
+def _blas_matmul(x, w, out):
+    _write_result(out, _matmul_semantics(x, w), "blas.matmul")
+
+
+@register_packed("blas.matmul_bias_relu", dps=True)
+def _blas_matmul_bias_relu(x, w, b, out):
+    y = _op_semantics("relax.add", _matmul_semantics(x, w), b)
+    _write_result(out, _op_semantics("relax.nn.relu", y), "blas.matmul_bias_relu")

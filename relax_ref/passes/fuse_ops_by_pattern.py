@@ -1,0 +1,252 @@
+"""FuseOpsByPattern (TVM's name): each match of a named pattern inside a dataflow block
+becomes a call of a private function marked ``Composite`` (the pattern's name) and
+``Primitive`` holding the matched bindings (spec/passes.md, PASS-pattern-match-*).
+
+Patterns are tried in the order given; within one, bindings in program order; a binding
+already in a match joins no other (PASS-pattern-match-4). A match is lifted only when the
+values it computes before its last binding are read nowhere else (PASS-pattern-match-5)
+and every symbolic variable it mentions is defined by the shapes of what it reads
+(PASS-pattern-match-6); otherwise it is left as it is. Nothing is computed differently,
+so the pass is exact.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from relax_ref.ir import relax as rx
+from relax_ref.ir.equal import structural_equal, structural_hash
+from relax_ref.semantics.normalize import normalize
+from relax_ref.semantics.sinfo_relations import defined_symbols
+from relax_ref.solver.analyzer import Analyzer
+
+from .patterns import MatchState, Pattern, match_binding
+from .references import arg_sinfo
+from .registry import Pass, register_pass
+from .rewrite import Rewriter, finish
+from .symbols import fresh_symbols, substitute_symbols, symbols_of
+
+#: (name, pattern) or (name, pattern, check); ``check(state)`` may refuse a match.
+PatternEntry = tuple
+
+
+def fuse_ops_by_pattern(patterns: Sequence[PatternEntry], bind_constants: bool = True,
+                        annotate_codegen: bool = False) -> Pass:
+    """FuseOpsByPattern with TVM's options. ``bind_constants=False`` passes the matched
+    constants as parameters; ``annotate_codegen=True`` (TVM's outer Codegen functions) is
+    not built yet and is refused."""
+    if annotate_codegen:
+        raise NotImplementedError("FuseOpsByPattern(annotate_codegen=True) is not supported "
+                                  "by relax_ref yet (PASS-pattern-match-7)")
+    entries = [_entry(p) for p in patterns]
+
+    def run(mod: rx.IRModule) -> rx.IRModule:
+        return _fuse(mod, entries, bind_constants)
+
+    return Pass("FuseOpsByPattern", run, exact=True,
+                doc=f"FuseOpsByPattern({[e[0] for e in entries]})",
+                options={"patterns": [e[0] for e in entries],
+                         "bind_constants": bind_constants})
+
+
+def _entry(p) -> tuple[str, Pattern, Callable[[MatchState], bool] | None]:
+    if len(p) == 2:
+        return p[0], p[1], None
+    if len(p) == 3:
+        return p[0], p[1], p[2]
+    raise ValueError(f"a FuseOpsByPattern pattern is (name, pattern) or (name, pattern, "
+                     f"check), found {p!r}")
+
+
+def _library_instance(mod: rx.IRModule, rng) -> Pass:
+    """PASS-fuzz-2: fuzzing runs the pass with the library table's patterns."""
+    from .library import library_patterns
+    return fuse_ops_by_pattern(library_patterns())
+
+
+@register_pass("FuseOpsByPattern", exact=True, instantiate=_library_instance)
+def _fuse_nothing(mod: rx.IRModule) -> rx.IRModule:
+    """FuseOpsByPattern with no patterns (the identity); build one with
+    ``fuse_ops_by_pattern(patterns)``."""
+    return finish(mod)
+
+
+def _fuse(mod: rx.IRModule, entries, bind_constants: bool) -> rx.IRModule:
+    mod = normalize(mod)
+    fusor = _Fusor(mod, entries, bind_constants)
+    out = fusor.module(mod)
+    if not fusor.added:
+        return out
+    out = finish(out.with_functions({**out.functions, **fusor.added}))
+    functions = dict(out.functions)
+    for name in fusor.added:  # the lifted functions' return annotation: the deduced value
+        f = functions[name]
+        functions[name] = rx.Function(f.params, f.body, f.body.struct_info, f.is_pure,
+                                      f.attrs, f.is_private, span=f.span)
+    return finish(out.with_functions(functions))
+
+
+def _skipped(func: rx.Function) -> bool:
+    return any(func.attrs.get(k) is not None for k in ("Primitive", "Composite", "Codegen"))
+
+
+class _Fusor(Rewriter):
+    def __init__(self, mod: rx.IRModule, entries, bind_constants: bool):
+        super().__init__()
+        self.mod, self.entries, self.bind_constants = mod, entries, bind_constants
+        self.added: dict[str, rx.Function] = {}
+        self.analyzer = Analyzer()
+
+    def function(self, func: rx.Function) -> rx.Function:
+        return func if _skipped(func) else super().function(func)
+
+    def block(self, block: rx.BindingBlock) -> rx.BindingBlock | None:
+        block = super().block(block)  # local functions inside first
+        if not isinstance(block, rx.DataflowBlock) or not self.entries:
+            return block
+        bindings = list(block.bindings)
+        groups = self.groups(bindings)
+        if not groups:
+            return block
+        out: list[rx.Binding] = []
+        member_of = {m: root for root, (members, _) in groups.items() for m in members}
+        for i, b in enumerate(bindings):
+            if i in groups:
+                members, name = groups[i]
+                out.append(self.lift([bindings[m] for m in members], name))
+            elif i not in member_of:
+                out.append(b)
+        return rx.DataflowBlock(tuple(out), span=block.span)
+
+    def groups(self, bindings: list[rx.Binding]) -> dict[int, tuple[list[int], str]]:
+        """PASS-pattern-match-4, -5: root index -> (member indices, pattern name)."""
+        index = {id(b.var): i for i, b in enumerate(bindings)}
+        bound = {id(b.var): b.value for b in bindings if isinstance(b, rx.VarBinding)}
+        readers: dict[int, set[int]] = {}
+        for i, b in enumerate(bindings):
+            for v in _used_vars(b.value):
+                if id(v) in index:
+                    readers.setdefault(index[id(v)], set()).add(i)
+        claimed: set[int] = set()
+        found: dict[int, tuple[list[int], str]] = {}
+        for name, pattern, check in self.entries:
+            for i, b in enumerate(bindings):
+                if i in claimed or not isinstance(b, rx.VarBinding):
+                    continue
+                state = match_binding(pattern, b.var, bound, self.analyzer)
+                if state is None or id(b.var) not in state.taken:
+                    continue
+                members = sorted(index[k] for k in state.taken)
+                if members[-1] != i or claimed.intersection(members):
+                    continue
+                inner_ok = all(isinstance(bindings[m].var, rx.DataflowVar)
+                               and readers.get(m, set()) <= set(members)
+                               for m in members if m != i)
+                if not inner_ok or (check is not None and not check(state)):
+                    continue
+                if not self.symbols_defined([bindings[m] for m in members]):
+                    continue
+                claimed.update(members)
+                found[i] = (members, name)
+        return found
+
+    def symbols_defined(self, members: list[rx.Binding]) -> bool:
+        """PASS-pattern-match-6: the parameters' shapes define every symbolic variable."""
+        func = self.build(members, "")[0]
+        defined = {id(v) for v in defined_symbols(p.struct_info for p in func.params
+                                                  if p.struct_info is not None)}
+        return all(k in defined for k in symbols_of(func).used)
+
+    def build(self, members: list[rx.Binding], name: str):
+        """The lifted function and the arguments its call passes."""
+        member_ids = {id(b.var) for b in members}
+        arguments: list[rx.Expr] = []
+        params: list[rx.Var] = []
+        renames: dict[int, rx.Expr] = {}
+        constants: list[tuple[rx.Constant, rx.Var]] = []
+
+        for b in members:
+            for v in _used_vars(b.value):
+                if id(v) not in member_ids and id(v) not in renames:
+                    p = rx.Var(v.name_hint, v.struct_info, span=v.span)
+                    renames[id(v)] = p
+                    arguments.append(v)
+                    params.append(p)
+            if not self.bind_constants:
+                for c in _constants(b.value):
+                    if not any(c is k for k, _ in constants):
+                        p = rx.Var(f"param_{len(constants)}", arg_sinfo(c, self.mod))
+                        constants.append((c, p))
+                        arguments.append(c)
+                        params.append(p)
+        root = members[-1].var
+        for b in members:
+            renames[id(b.var)] = rx.Var("gv", span=b.var.span) if b.var is root \
+                else rx.DataflowVar(b.var.name_hint, span=b.var.span)
+
+        class _Lift(Rewriter):
+            def expr(self, e):
+                for c, p in constants:
+                    if c is e:
+                        return p
+                return super().expr(e)
+
+        lift = _Lift()
+        lift.var_map.update(renames)
+        body = [nb for b in members for nb in lift.binding(b)]
+        attrs = rx.Attrs.of({"Composite": name, "Primitive": True})
+        seq = rx.SeqExpr((rx.DataflowBlock(tuple(body)),), renames[id(root)])
+        func = rx.Function(tuple(params), seq, None, True, attrs, True)
+        return func, arguments
+
+    def lift(self, members: list[rx.Binding], name: str) -> rx.Binding:
+        """PASS-pattern-match-1: the call of the Composite function for one match."""
+        func, arguments = self.build(members, name)
+        func = substitute_symbols(func, fresh_symbols(symbols_of(func).used.values()),
+                                  fresh=False)
+        label = "_".join(_label(b.value) for b in members)
+        gv = self.add_function(f"fused_{label}", func)
+        return rx.VarBinding(members[-1].var, rx.Call(gv, tuple(arguments)))
+
+    def add_function(self, name_hint: str, func: rx.Function) -> rx.GlobalVar:
+        """A structurally equal function already added is reused."""
+        h = structural_hash(func)
+        for name, other in self.added.items():
+            if structural_hash(other) == h and structural_equal(func, other):
+                return rx.GlobalVar(name)
+        name, k = name_hint, 0
+        while name in self.mod.functions or name in self.added:
+            k += 1
+            name = f"{name_hint}{k}"
+        self.added[name] = func
+        return rx.GlobalVar(name)
+
+
+def _label(value: rx.Expr) -> str:
+    if isinstance(value, rx.Call) and isinstance(value.op, rx.Op):
+        if value.op.name == "relax.call_tir" and isinstance(value.args[0], rx.GlobalVar):
+            return value.args[0].name_hint
+        return value.op.name.replace(".", "_")
+    return type(value).__name__.lower()
+
+
+def _used_vars(e: rx.Expr) -> list[rx.Var]:
+    found: dict[int, rx.Var] = {}
+
+    class _Walk(Rewriter):
+        def use(self, v):
+            found.setdefault(id(v), v)
+            return v
+    _Walk().expr(e)
+    return list(found.values())
+
+
+def _constants(e: rx.Expr) -> list[rx.Constant]:
+    found: list[rx.Constant] = []
+
+    class _Walk(Rewriter):
+        def expr(self, x):
+            if isinstance(x, rx.Constant) and not any(x is c for c in found):
+                found.append(x)
+            return super().expr(x)
+    _Walk().expr(e)
+    return found
