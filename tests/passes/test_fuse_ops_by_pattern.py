@@ -10,6 +10,7 @@ import pytest
 
 from relax_ref import transform
 from relax_ref.ir import relax as rx
+from relax_ref.ir.equal import structural_equal
 from relax_ref.parser.builder import parse
 from relax_ref.parser.printer import print_module
 from relax_ref.passes.fuse_ops_by_pattern import fuse_ops_by_pattern
@@ -289,6 +290,44 @@ def test_the_library_decorator_registers_a_pattern_and_its_function():
     check_pass(get_pass("LowerToLibrary"), mid, trials=2)
     assert 'R.call_dps_packed("test.scaled_exp", (x, s)' in print_module(lower_to_library(mid))
     assert ("test.scaled_exp", pattern, None) in library_patterns()
+
+
+CHAIN = HEADER + """\
+    @R.function
+    def main(x: R.Tensor(("n", 4), dtype="float32"), w: R.Tensor((4, 4), dtype="float32"),
+             b: R.Tensor((4,), dtype="float32")):
+        with R.dataflow():
+            y = R.matmul(x, w)
+            z = R.add(y, b)
+            r = R.nn.relu(z)
+            y2 = R.matmul(r, w)
+            z2 = R.add(y2, b)
+            s = R.add(z2, y2)
+            R.output(s)
+        return s
+"""
+
+
+@pytest.mark.skipif(importlib.util.find_spec("tvm") is None,
+                    reason="the cross-check needs Apache TVM 0.27")
+@pytest.mark.parametrize("text", [MLP, CHAIN], ids=["mlp", "chain"])
+def test_same_composite_functions_as_tvm(text):
+    import tvm
+    from tvm.relax.dpl import is_op as tvm_is_op
+    from tvm.relax.dpl import wildcard as tvm_wildcard
+
+    tvm_mm = tvm_is_op("relax.matmul")(tvm_wildcard(), tvm_wildcard())
+    tvm_patterns = [("mbr", tvm_is_op("relax.nn.relu")(tvm_is_op("relax.add")(
+        tvm_mm, tvm_wildcard()))), ("mm", tvm_mm)]
+    mod = parse(text)
+    ours = fuse_ops_by_pattern([("mbr", MM_BIAS_RELU), ("mm", MM)])(mod)
+    theirs = tvm.relax.transform.FuseOpsByPattern(tvm_patterns)(
+        tvm.script.from_source(print_module(mod)))
+    back = normalize(parse(theirs.script()))
+    assert composites(ours) == composites(back)
+    for name in composites(ours):
+        assert structural_equal(ours.functions[name], back.functions[name])
+    assert tvm.script.from_source(print_module(ours)) is not None  # TVM reads ours
 
 
 @pytest.mark.skipif(importlib.util.find_spec("tvm") is None,
