@@ -74,3 +74,30 @@ def test_a_prim_value_argument_of_another_dtype_is_ill_formed_before_deduction_t
     with pytest.raises(relax_ref.CheckError) as info:
         relax_ref.check(relax_ref.from_source(text, "p.py"))
     assert [e.rule for e in info.value.errors] == ["WF-call-4"]
+
+
+def test_a_normalized_module_is_its_own_normal_form_across_prim_func_edits():
+    """NORM-fixpoint-1: the Relax functions a normalization produced are kept as they
+    are when only PrimFunc bodies or attributes change; a PrimFunc whose return type
+    changes makes them normalize again."""
+    import dataclasses
+
+    from relax_ref.ir import relax as rx
+    from relax_ref.ir import tir
+    from relax_ref.ir.dtype import INT64
+    from relax_ref.parser.builder import parse
+    from relax_ref.passes.legalize_ops import legalize_ops
+    from relax_ref.semantics.normalize import normalize
+    from tests.conftest import REPO
+
+    mod = legalize_ops(parse((REPO / "examples" / "mlp.py").read_text()))
+    main = mod.functions["main"]
+    assert normalize(mod).functions["main"] is main
+    name = next(k for k, f in mod.functions.items() if isinstance(f, tir.PrimFunc))
+    prim = mod.functions[name]
+    edited = mod.with_functions({**mod.functions, name: dataclasses.replace(
+        prim, attrs=rx.Attrs.of({"op_pattern": 0}))})
+    assert normalize(edited).functions["main"] is main
+    retyped = mod.with_functions({**mod.functions, name: dataclasses.replace(
+        prim, ret_type=INT64)})
+    assert normalize(retyped).functions["main"] is not main
