@@ -340,7 +340,7 @@ def _same(a: P.PrimExpr, b: P.PrimExpr) -> bool:
     return structural_equal(a, b, map_free_vars=False)
 
 
-def _broadcast_index(dims, out_dims, idx, what: str, ctx) -> list:
+def broadcast_index(dims, out_dims, idx, what: str, ctx) -> list:
     """The index into ``dims`` (aligned at the right with ``out_dims``) of the element
     broadcast to ``idx``: a dimension literally 1 is read at 0, one structurally equal
     to the result's at the result's index; anything else is undecided at compile time,
@@ -357,7 +357,7 @@ def _broadcast_index(dims, out_dims, idx, what: str, ctx) -> list:
     return index
 
 
-def _rounded_sum(name: str, out_shape, dtype: DataType, formula, reduce_axes):
+def rounded_sum(name: str, out_shape, dtype: DataType, formula, reduce_axes):
     """``out[idx] = sum over reduce_axes of formula(idx)`` in ``accumulation_dtype``
     (the formula's type), rounded once to ``dtype``. One stage ``<name>`` where it can
     be; a summing stage ``<name>_sum`` and a rounding stage ``<name>`` for the narrow
@@ -413,21 +413,21 @@ def _legalize_matmul(ctx):
     a_batch = a.shape[:-2] if rows else ()
     b_batch = b.shape[:-2] if cols else ()
 
-    wa, wb = _widened(a, dtype), _widened(b, dtype)
+    wa, wb = widened(a, dtype), widened(b, dtype)
 
     def formula(idx):
         bi = idx[:nbatch]
-        ai = _broadcast_index(a_batch, batch_shape, bi, a.name, ctx) + \
+        ai = broadcast_index(a_batch, batch_shape, bi, a.name, ctx) + \
             ([idx[nbatch]] if rows else []) + [k]
-        bj = _broadcast_index(b_batch, batch_shape, bi, b.name, ctx) + [k] + \
+        bj = broadcast_index(b_batch, batch_shape, bi, b.name, ctx) + [k] + \
             ([idx[-1]] if cols else [])
         return wa(tuple(ai)) * wb(tuple(bj))
 
-    out = _rounded_sum("matmul", out_shape, dtype, formula, [k])
+    out = rounded_sum("matmul", out_shape, dtype, formula, [k])
     return ctx.call_te(out, "matmul")
 
 
-def _widened(t, dtype: DataType):
+def widened(t, dtype: DataType):
     """``t``'s elements converted to ``dtype`` and then to ``accumulation_dtype(dtype)``,
     as a function of the index. A float conversion is a stage of its own
     (``<name>_<type>``), so that the sum's update is a product of two loads of its own
@@ -502,7 +502,7 @@ def _legalize_einsum(ctx):
                 raise ctx.decline(f"label {key!r} repeated on unequal dimensions")
     axes = {key: te.reduce_axis(dim, key if isinstance(key, str) else f"e{key[1]}")
             for key, dim in summed.items()}
-    widened = [_widened(t, dtype) for t in tensors]
+    operands = [widened(t, dtype) for t in tensors]
 
     def formula(idx):
         where = {}
@@ -517,13 +517,13 @@ def _legalize_einsum(ctx):
                 pos += 1
         where.update(axes)
         product = None
-        for t, w, row in zip(tensors, widened, keys):
+        for t, w, row in zip(tensors, operands, keys):
             index = tuple(0 if _is_one(dim) else where[key] for key, dim in zip(row, t.shape))
             v = w(index)
             product = v if product is None else product * v
         return product
 
-    out = _rounded_sum("T_einsum", out_shape, dtype, formula, list(axes.values()))
+    out = rounded_sum("T_einsum", out_shape, dtype, formula, list(axes.values()))
     return ctx.call_te(out, "einsum")
 
 

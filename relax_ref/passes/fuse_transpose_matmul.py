@@ -20,7 +20,7 @@ from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.prim_expr import IntImm
 from relax_ref.ir.equal import structural_equal, structural_hash
-from relax_ref.ops.linalg import _broadcast_index, _rounded_sum, _widened
+from relax_ref.ops.linalg import broadcast_index, rounded_sum, widened
 from relax_ref.semantics.normalize import normalize
 from relax_ref.te.legalize import Decline, LegalizeContext
 
@@ -162,16 +162,16 @@ def _nt_matmul(ctx: LegalizeContext, w: rx.Expr) -> rx.Call:
     k = te.reduce_axis(k_len, "k")
     x_batch = x.shape[:-2] if rows else ()
     w_batch = wt.shape[:-2]
-    wx, ww = _widened(x, dtype), _widened(wt, dtype)
+    wx, ww = widened(x, dtype), widened(wt, dtype)
 
     def formula(idx):
         bi = idx[:nbatch]
-        xi = _broadcast_index(x_batch, batch_shape, bi, x.name, ctx) + \
+        xi = broadcast_index(x_batch, batch_shape, bi, x.name, ctx) + \
             ([idx[nbatch]] if rows else []) + [k]
-        wi = _broadcast_index(w_batch, batch_shape, bi, wt.name, ctx) + [idx[-1], k]
+        wi = broadcast_index(w_batch, batch_shape, bi, wt.name, ctx) + [idx[-1], k]
         return wx(tuple(xi)) * ww(tuple(wi))
 
-    return ctx.call_te(_rounded_sum(_NAME, out_shape, dtype, formula, [k]), _NAME)
+    return ctx.call_te(rounded_sum(_NAME, out_shape, dtype, formula, [k]), _NAME)
 
 
 def _is_const(e) -> bool:
