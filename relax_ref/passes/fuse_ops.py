@@ -25,12 +25,12 @@ from __future__ import annotations
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.equal import structural_equal, structural_hash
 from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.sinfo_relations import defined_symbols
 
 from .fusion_groups import MAX_FUSE_DEPTH, block_graph, call_tir_parts, partition
 from .references import arg_sinfo, strongly_connected_components
+from .added_functions import AddedFunctions
 from .registry import Pass, register_pass
 from .rewrite import Rewriter, finish
 from .symbols import SymbolRewriter, fresh_symbols, substitute_symbols, symbols_of
@@ -91,7 +91,7 @@ class _Fusor(Rewriter):
         super().__init__()
         self.mod = mod
         self.max_fuse_depth = max_fuse_depth
-        self.added: dict[str, rx.Function] = {}
+        self.added = AddedFunctions(mod)
         self.weight_params: set[int] = set()
         # ids of the symbolic variables defined where the current block starts
         self.known_symbols: set[int] = set()
@@ -133,12 +133,9 @@ class _Fusor(Rewriter):
         return block if new is None else rx.DataflowBlock(tuple(new), span=block.span)
 
     # -- lifted functions ------------------------------------------------------------------
-    def add_function(self, name_hint: str, func: rx.Function) -> rx.GlobalVar:
+    def add_function(self, name_hint: str, func) -> rx.GlobalVar:
         """PASS-fuse-4: a structurally equal function already added is reused."""
-        h = structural_hash(func)
-        for name, other in self.added.items():
-            if structural_hash(other) == h and structural_equal(func, other):
-                return rx.GlobalVar(name)
+        return self.added.add(name_hint, func)
         name, k = name_hint, 0
         while name in self.mod.functions or name in self.added:
             k += 1

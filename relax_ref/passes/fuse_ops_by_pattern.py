@@ -14,13 +14,13 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from relax_ref.ir import relax as rx
-from relax_ref.ir.equal import structural_equal, structural_hash
 from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.sinfo_relations import defined_symbols
 from relax_ref.solver.analyzer import Analyzer
 
 from .patterns import MatchState, Pattern, match_binding
 from .references import arg_sinfo
+from .added_functions import AddedFunctions
 from .registry import Pass, register_pass
 from .rewrite import Rewriter, finish
 from .symbols import fresh_symbols, substitute_symbols, symbols_of
@@ -93,7 +93,7 @@ class _Fusor(Rewriter):
     def __init__(self, mod: rx.IRModule, entries, bind_constants: bool):
         super().__init__()
         self.mod, self.entries, self.bind_constants = mod, entries, bind_constants
-        self.added: dict[str, rx.Function] = {}
+        self.added = AddedFunctions(mod)
         self.analyzer = Analyzer()
 
     def function(self, func: rx.Function) -> rx.Function:
@@ -207,12 +207,8 @@ class _Fusor(Rewriter):
         gv = self.add_function(f"fused_{label}", func)
         return rx.VarBinding(members[-1].var, rx.Call(gv, tuple(arguments)))
 
-    def add_function(self, name_hint: str, func: rx.Function) -> rx.GlobalVar:
-        """A structurally equal function already added is reused."""
-        h = structural_hash(func)
-        for name, other in self.added.items():
-            if structural_hash(other) == h and structural_equal(func, other):
-                return rx.GlobalVar(name)
+    def add_function(self, name_hint: str, func) -> rx.GlobalVar:
+        return self.added.add(name_hint, func)
         name, k = name_hint, 0
         while name in self.mod.functions or name in self.added:
             k += 1

@@ -19,11 +19,11 @@ from relax_ref import te
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.prim_expr import IntImm
-from relax_ref.ir.equal import structural_equal, structural_hash
 from relax_ref.ops.linalg import broadcast_index, rounded_sum, widened
 from relax_ref.semantics.normalize import normalize
 from relax_ref.te.legalize import Decline, LegalizeContext
 
+from .added_functions import AddedFunctions
 from .registry import register_pass
 from .rewrite import Rewriter, finish
 
@@ -63,7 +63,7 @@ class _Fuser(Rewriter):
     def __init__(self, mod: rx.IRModule):
         super().__init__()
         self.mod = mod
-        self.added: dict[str, object] = {}
+        self.added = AddedFunctions(mod)
         self.function_body: rx.Expr | None = None
 
     def global_function(self, name: str, func: rx.Function) -> rx.Function:
@@ -107,10 +107,7 @@ class _Fuser(Rewriter):
             return None
 
     def add_prim_func(self, name_hint: str, func) -> rx.GlobalVar:
-        for name, other in self.added.items():
-            if structural_hash(other) == structural_hash(func) and \
-                    structural_equal(func, other):
-                return rx.GlobalVar(name)
+        return self.added.add(name_hint, func)
         name, k = name_hint, 0
         while name in self.mod.functions or name in self.added:
             k += 1

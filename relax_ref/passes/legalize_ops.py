@@ -32,11 +32,11 @@ from typing import Callable, Mapping, Sequence
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.equal import structural_equal, structural_hash
 from relax_ref.ops.registry import lookup
 from relax_ref.semantics.normalize import constant_sinfo, normalize
 from relax_ref.te.legalize import Decline, LegalizeContext
 
+from .added_functions import AddedFunctions
 from .registry import Pass, register_pass
 from .rewrite import RetypingRewriter, finish
 from .symbols import substitute_sinfo
@@ -91,8 +91,7 @@ class Legalizer(RetypingRewriter):
         self.custom = {(k if k.startswith("relax.") else f"relax.{k}"): v
                        for k, v in custom.items()}
         self.skip = {(k if k.startswith("relax.") else f"relax.{k}") for k in skip}
-        self.added: dict[str, object] = {}
-        self.buckets: dict[int, list[tuple[object, rx.GlobalVar]]] = {}
+        self.added = AddedFunctions(mod)
         # The struct info of variables the re-typing rebinds without one (their new
         # value computes the same thing, so the old facts still describe it).
         self.known_sinfo: dict[int, si.StructInfo] = {}
@@ -149,24 +148,7 @@ class Legalizer(RetypingRewriter):
 
     # -- PrimFuncs (PASS-legalize-3) ------------------------------------------------------
     def add_prim_func(self, name_hint: str, func) -> rx.GlobalVar:
-        key = structural_hash(func)
-        for other, gv in self.buckets.get(key, ()):
-            if structural_equal(func, other):
-                return gv
-        name = self._fresh_name(_short(name_hint))
-        gv = rx.GlobalVar(name)
-        self.added[name] = func
-        self.buckets.setdefault(key, []).append((func, gv))
-        return gv
-
-    def _fresh_name(self, hint: str) -> str:
-        taken = lambda n: n in self.mod.functions or n in self.added  # noqa: E731
-        if not taken(hint):
-            return hint
-        k = 1
-        while taken(f"{hint}{k}"):
-            k += 1
-        return f"{hint}{k}"
+        return self.added.add(_short(name_hint), func)
 
     # -- calls -----------------------------------------------------------------------------
     def call(self, e: rx.Call) -> rx.Expr:

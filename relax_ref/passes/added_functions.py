@@ -1,0 +1,34 @@
+"""The functions a pass adds to a module (PASS-legalize-3, PASS-fuse-4): structurally
+equal ones are added once, and each is named after its hint with the smallest numeric
+suffix that names nothing else in the module (``matmul``, ``matmul1``), as TVM names them.
+
+``AddedFunctions`` is the mapping name -> function of what was added, to merge into the
+pass's result (``mod.with_functions({**out.functions, **added})``).
+"""
+from __future__ import annotations
+
+from relax_ref.ir import relax as rx
+from relax_ref.ir.equal import structural_equal, structural_hash
+
+
+class AddedFunctions(dict):
+    def __init__(self, mod: rx.IRModule) -> None:
+        super().__init__()
+        self.mod = mod
+        self._by_hash: dict[int, list[tuple[object, rx.GlobalVar]]] = {}
+
+    def add(self, name_hint: str, func) -> rx.GlobalVar:
+        """The GlobalVar of ``func``: one added earlier if structurally equal, else a
+        new one under a fresh name."""
+        key = structural_hash(func)
+        for other, gv in self._by_hash.get(key, ()):
+            if structural_equal(func, other):
+                return gv
+        name, k = name_hint, 0
+        while name in self.mod.functions or name in self:
+            k += 1
+            name = f"{name_hint}{k}"
+        gv = rx.GlobalVar(name)
+        self[name] = func
+        self._by_hash.setdefault(key, []).append((func, gv))
+        return gv
