@@ -346,16 +346,9 @@ def _short(ctx) -> str:
 def _prim_operand(ctx, i: int) -> P.PrimExpr:
     """``R.Prim`` operand ``i`` (TE-leg-create-1). The lowerings are written for values
     that are never negative: a symbolic value is lowered only when each of its variables
-    is a size (a dimension of a tensor operand, or one the function binds, TE-leg-4);
-    otherwise the call stays."""
+    is a size (TE-leg-4); otherwise the call stays."""
     value = ctx.prim(i)
-    dims: set = set()
-    for s in ctx.arg_sinfo:
-        if isinstance(s, si.TensorStructInfo) and s.shape is not None:
-            for d in s.shape:
-                dims.update(P.free_vars(d))
-    if any(v not in dims and not ctx.is_size(v) for v in P.free_vars(value)):
-        raise ctx.decline(f"operand {i} may be negative at run time")
+    ctx.require_sizes([value], f"operand {i}")
     return value
 
 

@@ -370,14 +370,12 @@ def legalize_take(ctx):
     ``if_then_else`` with NaN outside ``[0, n)`` ("nan"). uint64 indices under "clip"
     and "wrap" stay (above 2**63 they have no int64 value), as does an R.Prim index
     whose variable is not a dimension of x (TE-leg-manip-8)."""
-    from .manipulate_lowering import nonnegative_vars
-
     x = ctx.tensor(0)
     mode = ctx.attr("mode")
     s = ctx.arg_sinfo[1]
     if isinstance(s, si.PrimStructInfo):
         value = ctx.prim(1)
-        nonnegative_vars(ctx, [value], x.shape)
+        ctx.require_sizes([value], "the index")
         dtype, ind_ndim = value.dtype, 0
         raw = lambda j: value  # noqa: E731
     else:
@@ -429,13 +427,13 @@ def legalize_strided_slice(ctx):
     read out of bounds traps as the op does. There a length not provably non-negative
     declines (the op traps on a negative one). Bounds may use only variables that are
     dimensions of x (TE-leg-manip-8)."""
-    from .manipulate_lowering import nonnegative_vars, provable
+    from .manipulate_lowering import provable
 
     x = ctx.tensor(0)
     out_shape = ctx.result_shape()
     axes = [int_const(a) for a in _tuple_values(ctx, 1)]
     begin, end = _tuple_values(ctx, 2), _tuple_values(ctx, 3)
-    nonnegative_vars(ctx, begin + end, x.shape)
+    ctx.require_sizes(begin + end, "the bounds")
     strides = (_tuple_values(ctx, 4) if len(ctx.args) > 4
                else [P.IntImm(1, INT64)] * len(axes))
     if any(a is None for a in axes) or any(int_const(s) is None for s in strides):

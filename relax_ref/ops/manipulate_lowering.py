@@ -37,19 +37,6 @@ def provable(cond: P.PrimExpr, *, nonneg: Sequence[P.PrimExpr] | None = None) ->
     return analyzer.can_prove(cond)
 
 
-def nonnegative_vars(ctx, exprs: Sequence[P.PrimExpr],
-                     dims: Sequence[P.PrimExpr]) -> None:
-    """Declines unless every variable of ``exprs`` is one of ``dims`` written as a bare
-    variable, or a size the enclosing function binds (TE-leg-manip-8, TE-leg-4): such a
-    variable is never negative at run time, and these lowerings are written for
-    non-negative values only."""
-    bare = {id(d) for d in dims if isinstance(d, P.Var)}
-    for e in exprs:
-        for v in P.free_vars(e):
-            if id(v) not in bare and not ctx.is_size(v):
-                raise ctx.decline(f"{v.name} may be negative at run time")
-
-
 def _i64(v: int) -> P.IntImm:
     return P.IntImm(v, INT64)
 
@@ -341,7 +328,7 @@ def legalize_shape_to_tensor(ctx):
     dims = ctx.shape(0)
     # The op's shape operand traps on a negative dimension (EXEC-sym-1) and the lowered
     # call does not evaluate it: only sizes, never negative, may appear (TE-leg-4).
-    nonnegative_vars(ctx, dims, ())
+    ctx.require_sizes(dims, "the shape")
 
     def formula(i):
         value: P.PrimExpr = _i64(0)

@@ -119,6 +119,14 @@ class LegalizeContext:
                     return True
         return False
 
+    def require_sizes(self, exprs: Sequence[P.PrimExpr], what: str = "a value") -> None:
+        """Decline unless every variable of ``exprs`` is a size (``is_size``, TE-leg-4):
+        for lowerings written for values that are never negative."""
+        for e in exprs:
+            for v in P.free_vars(e):
+                if not self.is_size(v):
+                    raise Decline(f"{what} uses {v.name}, which may be negative at run time")
+
     def shape(self, i: int) -> tuple[P.PrimExpr, ...]:
         """Operand ``i`` (a shape of known dimensions) as PrimExprs."""
         s = self.arg_sinfo[i]
