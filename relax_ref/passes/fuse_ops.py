@@ -28,11 +28,11 @@ from relax_ref.ir import struct_info as si
 from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.sinfo_relations import defined_symbols
 
+from .added_functions import AddedFunctions
 from .fusion_groups import MAX_FUSE_DEPTH, block_graph, call_tir_parts, partition
 from .references import arg_sinfo, strongly_connected_components
-from .added_functions import AddedFunctions
 from .registry import Pass, register_pass
-from .rewrite import Rewriter, finish
+from .rewrite import Rewriter, finish, used_var_list
 from .symbols import SymbolRewriter, fresh_symbols, substitute_symbols, symbols_of
 
 
@@ -136,12 +136,6 @@ class _Fusor(Rewriter):
     def add_function(self, name_hint: str, func) -> rx.GlobalVar:
         """PASS-fuse-4: a structurally equal function already added is reused."""
         return self.added.add(name_hint, func)
-        name, k = name_hint, 0
-        while name in self.mod.functions or name in self.added:
-            k += 1
-            name = f"{name_hint}{k}"
-        self.added[name] = func
-        return rx.GlobalVar(name)
 
 
 class _Block:
@@ -186,7 +180,7 @@ class _Block:
         variables it mentions."""
         b = self.bindings[i]
         found: dict[int, None] = {}
-        for v in _used_vars(b.value):
+        for v in used_var_list(b.value):
             j = self.index.get(id(v))
             if j is not None and j < i:
                 found[j] = None
@@ -293,7 +287,7 @@ class _Block:
                 i = _item_of(value, t)
                 if i is not None:
                     items.setdefault(i, []).append(m)
-                elif any(v is t for v in _used_vars(value)):
+                elif any(v is t for v in used_var_list(value)):
                     break
             else:
                 if not items:
@@ -314,7 +308,7 @@ class _Block:
         """For each group, its members read by bindings outside it, in order of first use."""
         found: dict[int, dict[int, None]] = {}
         for i, b in enumerate(self.bindings):
-            for v in _used_vars(b.value):
+            for v in used_var_list(b.value):
                 j = self.index.get(id(v))
                 if j is None or j >= i or self.unit[j] == self.unit[i] \
                         or self.unit[j] not in self.groups:
@@ -367,7 +361,7 @@ class _Block:
                 names.append(parts[0])
                 for a in parts[1].fields:
                     param_for(a)
-            for v in _used_vars(value):
+            for v in used_var_list(value):
                 if id(v) not in renames:
                     param_for(v)
         dropped = self.split_tuple_params(ms, arguments, params, renames)
@@ -443,17 +437,6 @@ def _item_of(value: rx.Expr, t: rx.Var) -> int | None:
     if isinstance(value, rx.TupleGetItem) and value.tuple_value is t:
         return value.index
     return None
-
-
-def _used_vars(e: rx.Expr) -> list[rx.Var]:
-    found: dict[int, rx.Var] = {}
-
-    class _Walk(Rewriter):
-        def use(self, v):
-            found.setdefault(id(v), v)
-            return v
-    _Walk().expr(e)
-    return list(found.values())
 
 
 def _symbols_in_sinfo(s: si.StructInfo) -> list[P.Var]:

@@ -18,11 +18,11 @@ from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.sinfo_relations import defined_symbols
 from relax_ref.solver.analyzer import Analyzer
 
+from .added_functions import AddedFunctions
 from .patterns import MatchState, Pattern, match_binding
 from .references import arg_sinfo
-from .added_functions import AddedFunctions
 from .registry import Pass, register_pass
-from .rewrite import Rewriter, finish
+from .rewrite import Rewriter, finish, used_var_list
 from .symbols import fresh_symbols, substitute_symbols, symbols_of
 
 #: (name, pattern) or (name, pattern, check); ``check(state)`` may refuse a match.
@@ -123,7 +123,7 @@ class _Fusor(Rewriter):
         bound = {id(b.var): b.value for b in bindings if isinstance(b, rx.VarBinding)}
         readers: dict[int, set[int]] = {}
         for i, b in enumerate(bindings):
-            for v in _used_vars(b.value):
+            for v in used_var_list(b.value):
                 if id(v) in index:
                     readers.setdefault(index[id(v)], set()).add(i)
         claimed: set[int] = set()
@@ -165,7 +165,7 @@ class _Fusor(Rewriter):
         constants: list[tuple[rx.Constant, rx.Var]] = []
 
         for b in members:
-            for v in _used_vars(b.value):
+            for v in used_var_list(b.value):
                 if id(v) not in member_ids and id(v) not in renames:
                     p = rx.Var(v.name_hint, v.struct_info, span=v.span)
                     renames[id(v)] = p
@@ -209,12 +209,6 @@ class _Fusor(Rewriter):
 
     def add_function(self, name_hint: str, func) -> rx.GlobalVar:
         return self.added.add(name_hint, func)
-        name, k = name_hint, 0
-        while name in self.mod.functions or name in self.added:
-            k += 1
-            name = f"{name_hint}{k}"
-        self.added[name] = func
-        return rx.GlobalVar(name)
 
 
 def _label(value: rx.Expr) -> str:
@@ -223,17 +217,6 @@ def _label(value: rx.Expr) -> str:
             return value.args[0].name_hint
         return value.op.name.replace(".", "_")
     return type(value).__name__.lower()
-
-
-def _used_vars(e: rx.Expr) -> list[rx.Var]:
-    found: dict[int, rx.Var] = {}
-
-    class _Walk(Rewriter):
-        def use(self, v):
-            found.setdefault(id(v), v)
-            return v
-    _Walk().expr(e)
-    return list(found.values())
 
 
 def _constants(e: rx.Expr) -> list[rx.Constant]:

@@ -108,12 +108,6 @@ class _Fuser(Rewriter):
 
     def add_prim_func(self, name_hint: str, func) -> rx.GlobalVar:
         return self.added.add(name_hint, func)
-        name, k = name_hint, 0
-        while name in self.mod.functions or name in self.added:
-            k += 1
-            name = f"{name_hint}{k}"
-        self.added[name] = func
-        return rx.GlobalVar(name)
 
 
 def _is_matmul(e: rx.Expr) -> bool:

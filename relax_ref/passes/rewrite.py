@@ -163,6 +163,20 @@ def used_vars(e) -> set[int]:
     return variable_uses(e)[0]
 
 
+def used_var_list(e: rx.Expr) -> list[rx.Var]:
+    """The Relax variables ``e`` reads (nested functions included), each once, in the
+    order the traversal meets them."""
+    found: dict[int, rx.Var] = {}
+
+    class _Walk(Rewriter):
+        def use(self, v: rx.Var) -> rx.Expr:
+            found.setdefault(id(v), v)
+            return v
+
+    _Walk().expr(e)
+    return list(found.values())
+
+
 def has_effect(value: rx.Expr, mod: rx.IRModule) -> bool:
     """PASS-dce-2 (shared by every pass that must not move or drop effects): whether evaluating ``value`` may do more than compute a value."""
     if not isinstance(value, rx.Call):
