@@ -1,0 +1,76 @@
+"""Conformance cases (area ``ops``) for the nn and image ops of issue 20: batch_flatten,
+pixel_shuffle, instance_norm, the transposed convolutions, conv3d, the 1-d and 3-d pools,
+the losses and the image ops (spec/ops/nn.md, spec/ops/image.md). Each op has valid runs
+and at least one invalid or trapping case.
+
+Expected values come from the NumPy formulas below (loops over the definition), never
+from relax_ref.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from generate import Case, ok, trap
+from gen_ops import AREA, T_, ann, fdata, idata, module
+
+F32 = np.float32
+
+
+def _case(out, name, params, body, runs, covers, desc, sym=()):
+    out.append(Case(AREA, name, module(params, body, sym=sym), list(runs), "ok", None, desc,
+                    list(covers)))
+
+
+def _invalid(out, name, params, body, rule, covers, desc, sym=()):
+    out.append(Case(AREA, name, module(params, body, sym=sym), [], "invalid", rule, desc,
+                    list(covers) + [rule]))
+
+
+# -- batch_flatten, pixel_shuffle ------------------------------------------------------------
+
+def _shuffle_ref(x, r):
+    *lead, c, h, w = x.shape
+    out = np.empty((*lead, c // (r * r), h * r, w * r), x.dtype)
+    for idx in np.ndindex(*out.shape):
+        *b, co, ho, wo = idx
+        out[idx] = x[(*b, co * r * r + (ho % r) * r + wo % r, ho // r, wo // r)]
+    return out
+
+
+def _rearrange(out):
+    x = fdata((2, 3, 4), 3001)
+    flat = np.array([[x[n, i // 4, i % 4] for i in range(12)] for n in range(2)], F32)
+    _case(out, "batch_flatten_3d", [("x", ann(("n", 3, 4)))], "y = R.nn.batch_flatten(x)",
+          [ok([T_(x)], [T_(flat)]), ok([T_(np.zeros((0, 3, 4), F32))],
+                                       [T_(np.zeros((0, 12), F32))])],
+          ["relax.nn.batch_flatten", "SI-nn-batch_flatten-2", "EXEC-nn-batch_flatten-1"],
+          "batch_flatten of (n, 3, 4) is (n, 12) in row-major order (n = 2 and n = 0)",
+          sym=("n",))
+    _invalid(out, "batch_flatten_1d", [("x", ann((4,)))], "y = R.nn.batch_flatten(x)",
+             "SI-nn-batch_flatten-1", ["relax.nn.batch_flatten"],
+             "batch_flatten of a 1-d tensor")
+    x = idata((2, 8, 2, 3), 3002)
+    _case(out, "pixel_shuffle_r2", [("x", ann((2, 8, 2, 3), "int32"))],
+          "y = R.nn.pixel_shuffle(x, upscale_factor=2)", [ok([T_(x)], [T_(_shuffle_ref(x, 2))])],
+          ["relax.nn.pixel_shuffle", "SI-nn-pixel_shuffle-3", "EXEC-nn-pixel_shuffle-1"],
+          "pixel_shuffle by 2: channel c*4 + i*2 + j moves to pixel (h*2 + i, w*2 + j)")
+    x = fdata((9, 1, 2), 3003)
+    _case(out, "pixel_shuffle_r3_3d", [("x", ann((9, 1, "w")))],
+          "y = R.nn.pixel_shuffle(x, upscale_factor=3)", [ok([T_(x)], [T_(_shuffle_ref(x, 3))])],
+          ["relax.nn.pixel_shuffle", "SI-nn-pixel_shuffle-3", "EXEC-nn-pixel_shuffle-1"],
+          "pixel_shuffle by 3 of a 3-d (C, H, W) tensor with a symbolic width", sym=("w",))
+    _invalid(out, "pixel_shuffle_indivisible", [("x", ann((1, 6, 2, 2)))],
+             "y = R.nn.pixel_shuffle(x, upscale_factor=2)", "SI-nn-pixel_shuffle-2",
+             ["relax.nn.pixel_shuffle"], "6 channels do not divide by 2 * 2")
+    _case(out, "pixel_shuffle_symbolic_channels_trap", [("x", ann((1, "c", 1, 1)))],
+          "y = R.nn.pixel_shuffle(x, upscale_factor=2)",
+          [trap([T_(np.zeros((1, 6, 1, 1), F32))], "shape_mismatch")],
+          ["relax.nn.pixel_shuffle", "EXEC-nn-pixel_shuffle-1"],
+          "pixel_shuffle with a symbolic channel count of 6 at run time (not divisible by 4)",
+          sym=("c",))
+
+
+def cases() -> list[Case]:
+    out: list[Case] = []
+    _rearrange(out)
+    return out

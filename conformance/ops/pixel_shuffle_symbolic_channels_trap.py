@@ -1,0 +1,11 @@
+# from typing import TypeVar
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+c = TypeVar("c")
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, c, 1, 1), dtype="float32")):
+        y = R.nn.pixel_shuffle(x, upscale_factor=2)
+        return y
