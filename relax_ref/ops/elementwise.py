@@ -1,5 +1,6 @@
 """Elementwise ops: unary math, binary arithmetic with broadcasting, comparisons and
-logic, ``where``, ``astype``, ``clip`` (spec/ops/elementwise.md).
+logic, ``where``, ``astype``, ``clip``, the float binaries ``atan2`` and ``log_add_exp``,
+and ``ewise_fma`` (spec/ops/elementwise.md).
 
 Each op's struct-info rule and NumPy semantics sit side by side. Integer arithmetic
 wraps around on overflow, as TVM's generated code does; ``divide`` and ``mod`` on
@@ -105,6 +106,41 @@ def deduce_clip(ctx: DeduceContext) -> si.StructInfo:
     return deduce_unary(ctx)
 
 
+def deduce_binary_float(ctx: DeduceContext) -> si.StructInfo:
+    """SI-ew-binary-2: atan2 and log_add_exp are binary broadcasting ops (SI-ew-binary-1)
+    on floating-point operands (or unknown dtypes). TVM accepts integers and then fails
+    to compile ``T.atan2``/``T.exp`` of them; we reject them here."""
+    out = deduce_binary(ctx)
+    dtype = out.dtype
+    if not dtype.is_void and not dtype.is_float:
+        raise ctx.error(f"needs floating-point operands, found {dtype}", rule="SI-ew-binary-2")
+    return out
+
+
+def deduce_ewise_fma(ctx: DeduceContext) -> si.StructInfo:
+    """SI-ew-fma-1: ewise_fma(x1, x2, x3) takes three tensors of one dtype and one shape
+    (no broadcasting): known ndims agree, and where all three shapes are known every
+    dimension must be provably equal (as TVM, an unprovable one is an error: match_cast
+    first). The result has that shape."""
+    ts = [tensor_arg(ctx, i) for i in range(3)]
+    dtype = common_dtype(ctx, *(t.dtype for t in ts))
+    ndims = {t.ndim for t in ts if t.ndim >= 0}
+    if len(ndims) > 1:
+        raise ctx.error(f"the three operands must have the same ndim, found "
+                        f"{[t.ndim for t in ts]}", rule="SI-ew-fma-1")
+    vdevice = next((t.vdevice for t in ts if t.vdevice is not None), None)
+    ndim = ndims.pop() if ndims else si.UNKNOWN_NDIM
+    if any(t.shape is None for t in ts):
+        return si.TensorStructInfo(None, dtype, ndim, vdevice)
+    first = ts[0].shape
+    for t in ts[1:]:
+        for d, (a, b) in enumerate(zip(first, t.shape)):
+            if not ctx.analyzer.prove_equal(a, b):
+                raise ctx.error(f"the three operands must have the same shape; dimension {d} "
+                                f"may differ ({a} and {b})", rule="SI-ew-fma-1")
+    return si.TensorStructInfo(first, dtype, vdevice=vdevice)
+
+
 # -- NumPy semantics -----------------------------------------------------------------------------
 
 def _binary(np_fn):
@@ -174,6 +210,33 @@ def _floor_mod(a, b):
     if np.issubdtype(a.dtype, np.integer):
         return np.mod(a, b)
     return float_floor_mod(a, b).astype(a.dtype)
+
+
+_LN2 = float(np.log(2.0))
+
+
+def _log_add_exp64(a, b):
+    """EXEC-ew-logaddexp-1: ``log(exp(a) + exp(b))`` without overflow, in float64:
+    ``max(a, b) + log1p(exp(-|a - b|))``, and ``a + log(2)`` where ``a == b`` (so two
+    equal infinities give that infinity); a NaN operand gives NaN."""
+    big = np.where(a > b, a, b)
+    return np.where(a == b, a + _LN2, big + np.log1p(np.exp(-np.abs(a - b))))
+
+
+def _in_float64(fn):
+    """EXEC-ew-unary-1's rounding for a binary function: computed in float64, rounded
+    once to the operands' type (as the TIR intrinsics compute, EXEC-tir-intrin-1)."""
+    return lambda a, b: fn(np.asarray(a, np.float64), np.asarray(b, np.float64))
+
+
+@quiet
+def _ewise_fma(attrs, a, b, c):
+    """EXEC-ew-fma-1: ``x1 * x2 + x3`` with each operation in the operands' type (two
+    roundings; integers wrap), on operands of one shape."""
+    if not a.shape == b.shape == c.shape:
+        raise OpRuntimeError("shape_mismatch", f"ewise_fma needs operands of one shape, "
+                             f"found {a.shape}, {b.shape} and {c.shape}", rule="EXEC-ew-fma-1")
+    return np.asarray(np.add(np.multiply(a, b), c), dtype=a.dtype)
 
 
 def _unary(np_fn):
@@ -394,6 +457,23 @@ def _legalize_unary(name: str, formula):
     return legalize
 
 
+def _atan2_tir(a: P.PrimExpr, b: P.PrimExpr) -> P.PrimExpr:
+    return te.call_intrin("atan2", a, b)
+
+
+def _log_add_exp_tir(a: P.PrimExpr, b: P.PrimExpr) -> P.PrimExpr:
+    """TE-leg-ew-2: EXEC-ew-logaddexp-1's float64 formula, rounded once to the type
+    (TVM lowers ``log(exp(a) + exp(b))`` in the type, which overflows)."""
+    f64 = "float64"
+    x, y = te.cast(f64, a), te.cast(f64, b)
+    big = te.select(P.GT(x, y, BOOL), x, y)
+    gap = te.call_intrin("fabs", P.Sub(x, y, x.dtype))
+    tail = te.call_intrin("log1p", te.call_intrin("exp", P.Mul(gap, te.const(-1, f64), x.dtype)))
+    out = te.select(P.EQ(x, y, BOOL), P.Add(x, te.const(_LN2, f64), x.dtype),
+                    P.Add(big, tail, x.dtype))
+    return te.cast(a.dtype, out)
+
+
 def _legalize_where(ctx):
     out_shape = ctx.result_shape()
     c, a, b = (ctx.tensor(i) for i in range(3))
@@ -467,6 +547,15 @@ def _register_all() -> None:
                    compute=lambda attrs, x: np.invert(x), family=FAMILY,
                    spec_rule="SI-ew-unary-1", dtypes="int",
                    legalize=_legalize_unary("bitwise_not", _UNARY_TIR["bitwise_not"])))
+    for name, fn, tir_fn in (("atan2", np.arctan2, _atan2_tir),
+                             ("log_add_exp", _log_add_exp64, _log_add_exp_tir)):
+        register(OpDef(f"relax.{name}", two, deduce=deduce_binary_float,
+                       compute=_binary(_in_float64(fn)), family=FAMILY, spec_rule="SI-ew-binary-2",
+                       dtypes="float", legalize=_legalize_elementwise(name, tir_fn)))
+    # TVM 0.27 has no legalization for ewise_fma (it stays through LegalizeOps).
+    register(OpDef("relax.ewise_fma", (Operand("x1"), Operand("x2"), Operand("x3")),
+                   deduce=deduce_ewise_fma, compute=_ewise_fma, family=FAMILY,
+                   spec_rule="SI-ew-fma-1"))
     register(OpDef("relax.where", (Operand("condition"), Operand("x1"), Operand("x2")),
                    deduce=deduce_where, compute=_where, family=FAMILY,
                    spec_rule="SI-ew-where-1", legalize=_legalize_where))
