@@ -70,7 +70,61 @@ def _rearrange(out):
           sym=("c",))
 
 
+# -- instance_norm ---------------------------------------------------------------------------
+
+def _instance_norm_ref(x, gamma, beta, c_axis, axes, eps):
+    """Mean and E[x^2] - mean^2 in float64 over ``axes``, per channel scale and shift."""
+    x64 = x.astype(np.float64)
+    n = np.prod([x.shape[a] for a in axes])
+    mean = x64.sum(axis=tuple(axes), keepdims=True) / n
+    var = (x64 ** 2).sum(axis=tuple(axes), keepdims=True) / n - mean ** 2
+    shape = [1] * x.ndim
+    shape[c_axis] = -1
+    y = (x64 - mean) / np.sqrt(var + eps)
+    return (y * gamma.reshape(shape) + beta.reshape(shape)).astype(x.dtype)
+
+
+def _instance_norm(out):
+    x = fdata((2, 3, 2, 3), 3101)
+    g, b = fdata((3,), 3102), fdata((3,), 3103)
+    _case(out, "instance_norm_nchw", [("x", ann((2, 3, 2, 3))), ("g", ann((3,))),
+                                      ("b", ann((3,)))],
+          "y = R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2, 3])",
+          [ok([T_(x), T_(g), T_(b)], [T_(_instance_norm_ref(x, g, b, 1, [2, 3], 1e-5))],
+              rtol=1e-4, atol=1e-4)],
+          ["relax.nn.instance_norm", "SI-nn-instance_norm-1", "EXEC-nn-instance_norm-1"],
+          "instance_norm of NCHW data over H and W: one mean and variance per (n, c)")
+    x = fdata((1, 4, 2), 3104)
+    g, b = fdata((2,), 3105), fdata((2,), 3106)
+    _case(out, "instance_norm_channels_last", [("x", ann(("n", 4, 2))), ("g", ann((2,))),
+                                               ("b", ann((2,)))],
+          "y = R.nn.instance_norm(x, g, b, channel_axis=-1, axes=[1], epsilon=0.01)",
+          [ok([T_(x), T_(g), T_(b)], [T_(_instance_norm_ref(x, g, b, 2, [1], 0.01))],
+              rtol=1e-4, atol=1e-4)],
+          ["relax.nn.instance_norm", "SI-nn-instance_norm-1", "EXEC-nn-instance_norm-1"],
+          "instance_norm with the channel axis last and a symbolic batch", sym=("n",))
+    _invalid(out, "instance_norm_channel_in_axes", [("x", ann((2, 3, 4))), ("g", ann((3,))),
+                                                    ("b", ann((3,)))],
+             "y = R.nn.instance_norm(x, g, b, channel_axis=1, axes=[1, 2])",
+             "SI-nn-instance_norm-1", ["relax.nn.instance_norm"],
+             "instance_norm whose channel axis is among the normalized axes")
+    _invalid(out, "instance_norm_gamma_length", [("x", ann((2, 3, 4))), ("g", ann((4,))),
+                                                 ("b", ann((3,)))],
+             "y = R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2])",
+             "SI-nn-instance_norm-1", ["relax.nn.instance_norm"],
+             "instance_norm with gamma of 4 values for 3 channels")
+    _case(out, "instance_norm_gamma_length_trap", [("x", ann((2, "c", 4))), ("g", ann(("k",))),
+                                                   ("b", ann(("c",)))],
+          "y = R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2])",
+          [trap([T_(np.ones((2, 3, 4), F32)), T_(np.ones(2, F32)), T_(np.ones(3, F32))],
+                "shape_mismatch")],
+          ["relax.nn.instance_norm", "EXEC-nn-norm-1"],
+          "instance_norm with gamma of 2 values for 3 channels, known only at run time",
+          sym=("c", "k"))
+
+
 def cases() -> list[Case]:
     out: list[Case] = []
     _rearrange(out)
+    _instance_norm(out)
     return out

@@ -112,22 +112,37 @@ def deduce_group_norm(ctx: DeduceContext) -> si.StructInfo:
     3. A channel count provably not divisible by ``num_groups`` is an error.
     4. gamma and beta have the data's dtype (SI-nn-norm-2), are 1-d, and a length
        provably different from the channel count is an error."""
-    data, gamma, beta = (tensor_arg(ctx, i) for i in range(3))
     groups = ctx.attr("num_groups")
     if groups < 1:
         raise ctx.error(f"num_groups must be >= 1, found {groups}", rule="SI-nn-group_norm-1")
+    return _deduce_channel_norm(ctx, groups, "SI-nn-group_norm-1", "SI-nn-group_norm-4")
+
+
+def deduce_instance_norm(ctx: DeduceContext) -> si.StructInfo:
+    """SI-nn-instance_norm-1: group_norm's rules with one group per channel (nothing to
+    divide): ``channel_axis`` and ``axes`` in range and apart, float data, gamma and beta
+    1-d of the data's dtype and the channel count's length."""
+    return _deduce_channel_norm(ctx, None, "SI-nn-instance_norm-1", "SI-nn-instance_norm-1")
+
+
+def _deduce_channel_norm(ctx: DeduceContext, groups: int | None, axis_rule: str,
+                         param_rule: str) -> si.StructInfo:
+    """The rules group_norm and instance_norm share (``groups`` None: one group per
+    channel)."""
+    data, gamma, beta = (tensor_arg(ctx, i) for i in range(3))
     channel_axis = None
     if data.ndim >= 0:
         channel_axis = normalize_axis(ctx, ctx.attr("channel_axis"), data.ndim, "channel_axis")
         axes = normalize_axes(ctx, ctx.attr("axes"), data.ndim)
         if channel_axis in axes:
             raise ctx.error(f"channel_axis {channel_axis} must not be among the axes "
-                            f"{list(ctx.attr('axes'))}", rule="SI-nn-group_norm-1")
+                            f"{list(ctx.attr('axes'))}", rule=axis_rule)
     if not data.dtype.is_void and not is_norm_float(data.dtype):
         raise ctx.error(f"needs float data, found {data.dtype}", rule="SI-nn-norm-1")
     channels = data.shape[channel_axis] if data.shape is not None and channel_axis is not None \
         else None
-    if channels is not None and provably_indivisible(ctx, channels, groups):
+    if channels is not None and groups is not None and \
+            provably_indivisible(ctx, channels, groups):
         raise ctx.error(f"the channel count {expr_text(channels)} is not divisible by "
                         f"num_groups {groups}", rule="SI-nn-group_norm-3")
     for name, p in (("gamma", gamma), ("beta", beta)):
@@ -135,11 +150,11 @@ def deduce_group_norm(ctx: DeduceContext) -> si.StructInfo:
             raise ctx.error(f"{name} has dtype {p.dtype}, the data {data.dtype}",
                             rule="SI-nn-norm-2")
         if p.ndim >= 0 and p.ndim != 1:
-            raise ctx.error(f"{name} must be 1-d, found ndim {p.ndim}", rule="SI-nn-group_norm-4")
+            raise ctx.error(f"{name} must be 1-d, found ndim {p.ndim}", rule=param_rule)
         if channels is not None and p.shape is not None and \
                 provably_ne(ctx, channels, p.shape[0]):
             raise ctx.error(f"{name} has length {expr_text(p.shape[0])}, the channel axis "
-                            f"{expr_text(channels)}", rule="SI-nn-group_norm-4")
+                            f"{expr_text(channels)}", rule=param_rule)
     return data
 
 
@@ -218,9 +233,23 @@ def _group_norm(attrs, x, gamma, beta):
     mean and variance (``E[x^2] - E[x]^2``, as topi) over the group's channels and
     ``axes``, in float32 for 16-bit floats; then per-channel ``gamma`` (when ``scale``)
     and ``beta`` (when ``center``)."""
-    groups = attrs.get("num_groups")
+    return _channel_norm(attrs, x, gamma, beta, attrs.get("num_groups"))
+
+
+@quiet
+def _instance_norm(attrs, x, gamma, beta):
+    """EXEC-nn-instance_norm-1: group_norm with one group per channel: the statistics
+    of each channel (and each index of the other kept axes) over ``axes``."""
+    c_axis = runtime_axis(attrs.get("channel_axis"), x.ndim, "EXEC-nn-norm-1")
+    return _channel_norm(attrs, x, gamma, beta, max(x.shape[c_axis], 1))
+
+
+def _channel_norm(attrs, x, gamma, beta, groups: int):
     c_axis = runtime_axis(attrs.get("channel_axis"), x.ndim, "EXEC-nn-norm-1")
     axes = runtime_axes(attrs.get("axes"), x.ndim, "EXEC-nn-norm-1")
+    if c_axis in axes:
+        raise OpRuntimeError("invalid_value", f"channel_axis {c_axis} is among the axes "
+                             f"{axes}", rule="EXEC-nn-norm-1")
     channels = x.shape[c_axis]
     if channels % groups:
         raise OpRuntimeError("shape_mismatch", f"{channels} channels do not split into "
@@ -383,47 +412,71 @@ def _legalize_group_norm(ctx):
     group's channels and ``axes``; ``var = E[x^2] - E[x]^2``. Declines unless the channel
     count provably splits into the groups and gamma/beta provably have its length (the
     op's run-time checks)."""
-    x, gamma, beta = ctx.tensor(0, "data"), ctx.tensor(1, "gamma"), ctx.tensor(2, "beta")
     groups = ctx.attr("num_groups")
+    return _lower_channel_norm(ctx, groups, "group_norm")
+
+
+def _legalize_instance_norm(ctx):
+    """EXEC-nn-instance_norm-1: group_norm's stages with one group per channel (the
+    statistics have the channel axis itself, no group split)."""
+    return _lower_channel_norm(ctx, None, "instance_norm")
+
+
+def _lower_channel_norm(ctx, groups: int | None, name: str):
+    x, gamma, beta = ctx.tensor(0, "data"), ctx.tensor(1, "gamma"), ctx.tensor(2, "beta")
     c_axis = ctx.attr("channel_axis") % x.ndim
     axes = [a % x.ndim for a in ctx.attr("axes")]
     channels = x.shape[c_axis]
-    if not proved_divides(channels, groups) or not proved_eq(gamma.shape[0], channels) \
-            or not proved_eq(beta.shape[0], channels):
+    if groups is not None and not proved_divides(channels, groups) or \
+            not proved_eq(gamma.shape[0], channels) or not proved_eq(beta.shape[0], channels):
         raise ctx.decline("the channels do not provably split into the groups")
-    per_group = channels if groups == 1 else P.FloorDiv(channels, P.IntImm(groups, INT64),
-                                                        INT64)
+    if not axes:
+        raise ctx.decline("no axes to normalize over")
+    # per_group channels in each group: 1 for instance_norm, whose groups are the channels
+    if groups is None:
+        per_group, group_count = P.IntImm(1, INT64), channels
+    elif groups == 1:
+        per_group, group_count = channels, P.IntImm(1, INT64)
+    else:
+        per_group = P.FloorDiv(channels, P.IntImm(groups, INT64), INT64)
+        group_count = P.IntImm(groups, INT64)
     st = _te_stat_dtype(x.dtype)
     kept = [i for i in range(x.ndim) if i not in axes]
-    stat_shape = [P.IntImm(groups, INT64) if i == c_axis else x.shape[i] for i in kept]
-    count = te.cast(st, _count([per_group] + [x.shape[a] for a in axes]))
+    stat_shape = [group_count if i == c_axis else x.shape[i] for i in kept]
+    count = te.cast(st, _count(([] if groups is None else [per_group]) +
+                               [x.shape[a] for a in axes]))
 
-    def stage(name, fn):
-        rc = te.reduce_axis(per_group, "rc")
+    def group_of(c):
+        if groups is None:
+            return c
+        return P.IntImm(0, INT64) if groups == 1 else P.FloorDiv(c, per_group, INT64)
+
+    def stage(stage_name, fn):
+        rc = None if groups is None else te.reduce_axis(per_group, "rc")
         red = {a: te.reduce_axis(x.shape[a], f"k{a}") for a in axes}
 
         def formula(*ki):
             full = dict(zip(kept, ki))
-            full[c_axis] = add(mul(full[c_axis], per_group), rc.var)
+            if rc is not None:
+                full[c_axis] = add(mul(full[c_axis], per_group), rc.var)
             full.update({a: r.var for a, r in red.items()})
             v = te.cast(st, x[tuple(full[i] for i in range(x.ndim))])
-            return te.sum(fn(v), axis=[rc, *red.values()])
-        return te.compute(stat_shape, formula, name=name, axis_prefix="ax")
-    total = stage("group_norm_sum", lambda v: v)
-    squares = stage("group_norm_sqsum", lambda v: v * v)
+            return te.sum(fn(v), axis=([] if rc is None else [rc]) + list(red.values()))
+        out = te.compute(stat_shape, formula, name=stage_name, axis_prefix="ax")
+        return zero_if_empty(out, [x.shape[a] for a in axes]) if groups is None else out
+    total = stage(f"{name}_sum", lambda v: v)
+    squares = stage(f"{name}_sqsum", lambda v: v * v)
     eps = te.const(ctx.attr("epsilon"), st)
 
     def formula(*i):
-        k = tuple(P.FloorDiv(v, per_group, INT64) if a == c_axis and groups != 1 else
-                  (P.IntImm(0, INT64) if a == c_axis else v)
-                  for a, v in enumerate(i) if a not in axes)
+        k = tuple(group_of(v) if a == c_axis else v for a, v in enumerate(i) if a not in axes)
         mean = te.div(total[k], count)
         var = te.div(squares[k], count) - mean * mean
         inv = te.div(te.const(1, st), te.call_intrin("sqrt", var + eps))
         y = te.cast(x.dtype, (te.cast(st, x[i]) - mean) * inv)
         return _scaled(ctx, y, gamma[i[c_axis]], beta[i[c_axis]])
-    out = te.compute(x.shape, formula, name="T_group_norm", axis_prefix="ax")
-    return ctx.call_te(out, "group_norm")
+    out = te.compute(x.shape, formula, name=f"T_{name}", axis_prefix="ax")
+    return ctx.call_te(out, name)
 
 
 def _legalize_batch_norm(ctx):
@@ -485,6 +538,10 @@ def _register_all() -> None:
        (Attr("num_groups", convert=to_int), Attr("channel_axis", convert=to_int),
         Attr("axes", convert=to_int_tuple)) + norm_attrs,
        deduce_group_norm, _group_norm, "SI-nn-group_norm-1", legalize=_legalize_group_norm)
+    op("instance_norm", (Operand("data"), Operand("gamma"), Operand("beta")),
+       (Attr("channel_axis", convert=to_int), Attr("axes", convert=to_int_tuple)) + norm_attrs,
+       deduce_instance_norm, _instance_norm, "SI-nn-instance_norm-1",
+       legalize=_legalize_instance_norm)
     op("batch_norm", tuple(Operand(n) for n in ("data", "gamma", "beta", "moving_mean",
                                                 "moving_var")),
        (Attr("axis", convert=to_int),) + norm_attrs +
