@@ -23,6 +23,7 @@ __all__ = [
     "RemoveUnusedOutputs", "RemoveUnusedParameters", "ToNonDataflow", "TopologicalSort",
     "RewriteDataflowReshape", "FuseTransposeMatmul",
     "AnnotateTIROpPattern", "FuseOps", "FuseTIR", "FuseOpsByPattern", "LowerToLibrary",
+    "CallTIRRewrite",
     "Sequential", "build_pass", "pass_options",
 ]
 
@@ -187,6 +188,12 @@ def FuseTransposeMatmul() -> Pass:
 def ToNonDataflow() -> Pass:
     """Turn every dataflow block into an ordinary binding block."""
     return get_pass("ToNonDataflow")
+
+
+def CallTIRRewrite() -> Pass:
+    """call_tir, call_tir_inplace and call_dps_packed become R.builtin.alloc_tensor and a
+    direct call of the kernel (run after ToNonDataflow and RemovePurityChecking)."""
+    return get_pass("CallTIRRewrite")
 
 
 def Sequential(passes: Sequence[Pass | str], name: str | None = None) -> Pass:
