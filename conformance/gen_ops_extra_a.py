@@ -86,7 +86,129 @@ def _elementwise():
              "ewise_fma does not broadcast: operands of different ndim are rejected")
 
 
+# -- stack, meshgrid, one_hot, reverse_sequence, collapse_sum_to/like -------------------------
+
+def _reverse_ref(x, lengths, seq, batch):
+    """reverse_sequence written as loops: the first min(L, n) elements reversed."""
+    out = x.copy()
+    n = x.shape[seq]
+    for b in range(x.shape[batch]):
+        k = min(int(lengths[b]), n)
+        for i in range(k if k > 1 else 0):
+            src = [slice(None)] * x.ndim
+            dst = [slice(None)] * x.ndim
+            src[batch] = dst[batch] = b
+            src[seq], dst[seq] = k - 1 - i, i
+            out[tuple(dst)] = x[tuple(src)]
+    return out
+
+
+def _manipulate():
+    a, b = fdata((2, 3), 2101), fdata((2, 3), 2102)
+    _add("stack_axis1_sym", [("a", ann(("n", 3))), ("b", ann(("n", 3)))],
+         "y = R.stack((a, b, a), axis=1)",
+         [ok([T_(a), T_(b)], [T_(np.stack([a, b, a], axis=1))]),
+          ok([T_(a[:0]), T_(b[:0])], [T_(np.zeros((0, 3, 3), F32))])],
+         ["relax.stack", "SI-manip-stack-1", "SI-manip-stack-2"],
+         "three tensors stacked on axis 1, at n = 2 and 0", sym=("n",))
+    i = idata((4,), 2103)
+    _add("stack_single_neg_axis", [("a", ann((4,), "int32"))], "y = R.stack((a,), axis=-1)",
+         [ok([T_(i)], [T_(i.reshape(4, 1))])], ["relax.stack"],
+         "one tensor stacked on the last axis gains a dimension of length 1")
+    _invalid("stack_shape_mismatch", [("a", ann((2, 3))), ("b", ann((2, 4)))],
+             "y = R.stack((a, b))", "SI-manip-stack-2", ["relax.stack"],
+             "stacking tensors of shapes (2, 3) and (2, 4) is rejected")
+    _add("stack_runtime_mismatch", [("a", ann(("n",))), ("b", ann(("m",)))],
+         "y = R.stack((a, b))", [trap([T_(a[0]), T_(b[0][:2])], "shape_mismatch"),
+                                 ok([T_(a[0]), T_(b[0])], [T_(np.stack([a[0], b[0]]))])],
+         ["relax.stack", "EXEC-manip-stack-1"],
+         "lengths n and m are compared at run time: 3 and 2 trap, 3 and 3 stack",
+         sym=("n", "m"))
+    x, z = np.arange(3).astype(F32), (np.arange(2) + 10).astype(F32)
+    for ix in ("ij", "xy"):
+        _add(f"meshgrid_{ix}", [("a", ann(("n",))), ("b", ann((2,)))],
+             f'y = R.meshgrid((a, b), indexing="{ix}")',
+             [ok([T_(x), T_(z)], [T_(g) for g in np.meshgrid(x, z, indexing=ix)])],
+             ["relax.meshgrid", "SI-manip-meshgrid-1"],
+             f"meshgrid of lengths n = 3 and 2 with indexing={ix!r}"
+             + (" (NumPy's shape (2, 3); TVM 0.27 deduces (3, 2))" if ix == "xy" else ""),
+             sym=("n",))
+    _invalid("meshgrid_2d", [("a", ann((3,))), ("b", ann((2, 2)))],
+             "y = R.meshgrid((a, b))", "SI-manip-meshgrid-1", ["relax.meshgrid"],
+             "meshgrid of a 2-d tensor is rejected")
+    idx = np.array([[0, 3], [-1, 2], [5, 1]], np.int64)
+    want = np.where(idx[..., None] == np.arange(4), F32(2.5), F32(-1.0)).astype(F32)
+    _add("one_hot_last_axis", [("i", ann(("n", 2), "int64"))],
+         "y = R.one_hot(i, T.float32(2.5), T.float32(-1.0), depth=4)",
+         [ok([T_(idx)], [T_(want)]), ok([T_(idx[:0])], [T_(want[:0])])],
+         ["relax.one_hot", "SI-manip-one-hot-1", "EXEC-manip-one-hot-1"],
+         "one_hot on the last axis; -1 and 5 are outside [0, 4) and give rows of off_value",
+         sym=("n",))
+    idx32 = np.array([2, 0, 1], np.int32)
+    want = np.where(np.arange(3)[:, None] == idx32[None, :], 7, 0).astype(np.int32)
+    _add("one_hot_axis0_int", [("i", ann((3,), "int32"))],
+         "y = R.one_hot(i, T.int32(7), T.int32(0), depth=3, axis=0)",
+         [ok([T_(idx32)], [T_(want)])], ["relax.one_hot"],
+         "int32 one_hot with the new axis first")
+    _invalid("one_hot_float_indices", [("i", ann((3,)))],
+             "y = R.one_hot(i, T.float32(1.0), T.float32(0.0), depth=3)",
+             "SI-manip-one-hot-1", ["relax.one_hot"], "one_hot of float indices is rejected")
+    _invalid("one_hot_bad_axis", [("i", ann((3,), "int32"))],
+             "y = R.one_hot(i, T.float32(1.0), T.float32(0.0), depth=3, axis=2)",
+             "SI-op-axis-1", ["relax.one_hot"], "one_hot of a 1-d tensor at axis 2 is rejected")
+    data = fdata((3, 5, 2), 2104)
+    lengths = np.array([3, 9, -1], np.int64)
+    _add("reverse_sequence_lengths", [("x", ann((3, 5, 2))), ("l", ann((3,), "int64"))],
+         "y = R.reverse_sequence(x, l, seq_axis=1, batch_axis=0)",
+         [ok([T_(data), T_(lengths)], [T_(_reverse_ref(data, lengths, 1, 0))])],
+         ["relax.reverse_sequence", "SI-manip-revseq-1", "EXEC-manip-revseq-1"],
+         "lengths 3, 9 (above 5: the whole axis) and -1 (nothing reversed)")
+    data2 = idata((4, 3), 2105)
+    lengths2 = np.array([4, 2, 0], np.int32)
+    _add("reverse_sequence_seq_axis0", [("x", ann((4, "n"), "int32")),
+                                        ("l", ann(("n",), "int32"))],
+         "y = R.reverse_sequence(x, l, seq_axis=0, batch_axis=1)",
+         [ok([T_(data2), T_(lengths2)], [T_(_reverse_ref(data2, lengths2, 0, 1))])],
+         ["relax.reverse_sequence"], "sequence axis 0, batch axis 1 at n = 3", sym=("n",))
+    _add("reverse_sequence_lengths_mismatch", [("x", ann(("n", 5, 2))),
+                                               ("l", ann(("m",), "int64"))],
+         "y = R.reverse_sequence(x, l)", [trap([T_(data), T_(lengths[:2])], "shape_mismatch")],
+         ["relax.reverse_sequence", "EXEC-manip-revseq-1"],
+         "2 lengths for a batch of 3 trap at run time", sym=("n", "m"))
+    _invalid("reverse_sequence_float_lengths", [("x", ann((3, 5))), ("l", ann((3,)))],
+             "y = R.reverse_sequence(x, l)", "SI-manip-revseq-1", ["relax.reverse_sequence"],
+             "float seq_lengths are rejected")
+    big = fdata((2, 4, 3), 2106)
+    _add("collapse_sum_to_sym", [("x", ann(("n", 4, 3)))],
+         "y = R.collapse_sum_to(x, R.shape([4, 1]))",
+         [ok([T_(big)], [T_(big.sum(axis=(0, 2)).reshape(4, 1).astype(F32))]),
+          ok([T_(big[:0])], [T_(np.zeros((4, 1), F32))])],
+         ["relax.collapse_sum_to", "SI-manip-collapse-1", "EXEC-manip-collapse-1"],
+         "the leading axis and the last (target 1) summed away, at n = 2 and 0 (zeros)",
+         sym=("n",))
+    ib = idata((2, 4, 3), 2107)
+    _add("collapse_sum_like_int", [("x", ann((2, 4, 3), "int32")), ("t", ann((3,), "int32"))],
+         "y = R.collapse_sum_like(x, t)",
+         [ok([T_(ib), T_(np.zeros(3, np.int32))], [T_(ib.sum(axis=(0, 1)).astype(np.int32))])],
+         ["relax.collapse_sum_like"], "int32 collapse to t's shape (3,)")
+    _invalid("collapse_sum_to_mismatch", [("x", ann((2, 4, 3)))],
+             "y = R.collapse_sum_to(x, R.shape([2, 3]))", "SI-manip-collapse-1",
+             ["relax.collapse_sum_to"], "target (2, 3) is no broadcast source of (2, 4, 3)")
+    _invalid("collapse_sum_like_more_dims", [("x", ann((3,))), ("t", ann((2, 3)))],
+             "y = R.collapse_sum_like(x, t)", "SI-manip-collapse-1",
+             ["relax.collapse_sum_like"],
+             "a target with more dimensions than data is rejected (TVM accepts it)")
+    _add("collapse_sum_to_runtime_trap", [("x", ann(("n", 3))), ("s", "R.Shape(ndim=2)")],
+         "y = R.collapse_sum_to(x, s)",
+         [trap([T_(big[0]), shape((2, 3))], "shape_mismatch"),
+          ok([T_(big[0]), shape((1, 3))], [T_(big[0].sum(axis=0, keepdims=True))])],
+         ["relax.collapse_sum_to", "EXEC-manip-collapse-1"],
+         "a target shape known only at run time: (2, 3) from (4, 3) traps, (1, 3) sums",
+         sym=("n",))
+
+
 def cases() -> list[Case]:
     _CASES.clear()
     _elementwise()
+    _manipulate()
     return list(_CASES)

@@ -1,0 +1,10 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+# from tvm.script import tirx as T
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(i: R.Tensor((3,), dtype="int32")):
+        y = R.one_hot(i, T.int32(7), T.int32(0), depth=3, axis=0)
+        return y
