@@ -23,7 +23,7 @@ __all__ = [
     "RemoveUnusedOutputs", "RemoveUnusedParameters", "ToNonDataflow", "TopologicalSort",
     "RewriteDataflowReshape", "FuseTransposeMatmul",
     "AnnotateTIROpPattern", "FuseOps", "FuseTIR", "FuseOpsByPattern", "LowerToLibrary",
-    "CallTIRRewrite",
+    "CallTIRRewrite", "LowerAllocTensor",
     "Sequential", "build_pass", "pass_options",
 ]
 
@@ -194,6 +194,11 @@ def CallTIRRewrite() -> Pass:
     """call_tir, call_tir_inplace and call_dps_packed become R.builtin.alloc_tensor and a
     direct call of the kernel (run after ToNonDataflow and RemovePurityChecking)."""
     return get_pass("CallTIRRewrite")
+
+
+def LowerAllocTensor() -> Pass:
+    """Each R.builtin.alloc_tensor becomes a storage of its bytes and a tensor in it."""
+    return get_pass("LowerAllocTensor")
 
 
 def Sequential(passes: Sequence[Pass | str], name: str | None = None) -> Pass:

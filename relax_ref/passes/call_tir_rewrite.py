@@ -24,6 +24,7 @@ from relax_ref.ir.uses import stored_storage
 from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.well_formed import FORCE_PURE
 
+from .lowering_stages import fuzz_inputs_for
 from .registry import register_pass
 from .rewrite import Rewriter, finish
 
@@ -165,11 +166,7 @@ def effects_allowed_form(mod: rx.IRModule) -> rx.IRModule:
     return remove_purity_checking(to_non_dataflow(legalize_ops(mod)))
 
 
-def _prepared(mod: rx.IRModule) -> rx.IRModule:
-    return effects_allowed_form(mod)
-
-
-@register_pass("CallTIRRewrite", exact=True, fuzz_inputs=_prepared)
+@register_pass("CallTIRRewrite", exact=True, fuzz_inputs=fuzz_inputs_for("CallTIRRewrite"))
 def call_tir_rewrite(mod: rx.IRModule) -> rx.IRModule:
     """PASS-call-tir-rw-1..5: call_tir, call_tir_inplace and call_dps_packed become
     R.builtin.alloc_tensor and a direct call of the kernel."""
