@@ -252,3 +252,12 @@ def build_pass(name: str, options: Mapping[str, Any] | None = None) -> Pass:
     if missing:
         raise TypeError(f"{name} needs the option {missing[0]!r}")
     return factory(**kwargs)
+
+
+def StaticPlanBlockMemory() -> Pass:
+    """Allocations of tensors with disjoint lifetimes share storage, each plan proved safe
+    (run after CallTIRRewrite; sizes at ``tir_var_upper_bound``)."""
+    return get_pass("StaticPlanBlockMemory")
+
+
+__all__.append("StaticPlanBlockMemory")
