@@ -123,8 +123,110 @@ def _instance_norm(out):
           sym=("c", "k"))
 
 
+# -- conv3d and the transposed convolutions ----------------------------------------------------
+
+def _transpose_ref(x, w, s, p, op, d, groups):
+    """Scatter: x[b, c, i] * w[c, o, k] lands on i*s + k*d - p_before (NC..., IO...)."""
+    nsp = x.ndim - 2
+    og, ig = w.shape[1], w.shape[0] // groups
+    outs = [(x.shape[2 + a] - 1) * s[a] - p[a] - p[a + nsp] + d[a] * (w.shape[2 + a] - 1)
+            + op[a] + 1 for a in range(nsp)]
+    out = np.zeros((x.shape[0], og * groups, *outs), np.float64)
+    for b in range(x.shape[0]):
+        for c in range(x.shape[1]):
+            for i in np.ndindex(*x.shape[2:]):
+                for k in np.ndindex(*w.shape[2:]):
+                    y = tuple(i[a] * s[a] + k[a] * d[a] - p[a] for a in range(nsp))
+                    if all(0 <= y[a] < outs[a] for a in range(nsp)):
+                        for o in range(og):
+                            out[(b, c // ig * og + o, *y)] += float(x[(b, c, *i)]) * \
+                                float(w[(c, o, *k)])
+    return out.astype(x.dtype)
+
+
+def _conv3d_ref(x, w, pad, groups):
+    """Direct windows over the zero-padded input (stride and dilation 1)."""
+    xp = np.pad(x.astype(np.float64), [(0, 0), (0, 0)] + [(q, q) for q in pad])
+    og, cg = w.shape[0] // groups, w.shape[1]
+    outs = [xp.shape[2 + a] - w.shape[2 + a] + 1 for a in range(3)]
+    out = np.zeros((x.shape[0], w.shape[0], *outs))
+    for b, o in np.ndindex(x.shape[0], w.shape[0]):
+        g = o // og
+        for y in np.ndindex(*outs):
+            win = xp[b, g * cg:(g + 1) * cg, y[0]:y[0] + w.shape[2], y[1]:y[1] + w.shape[3],
+                     y[2]:y[2] + w.shape[4]]
+            out[(b, o, *y)] = (win * w[o]).sum()
+    return out.astype(x.dtype)
+
+
+def _convolutions(out):
+    x, w = fdata((1, 4, 2, 3, 3), 3201), fdata((2, 2, 2, 1, 2), 3202)
+    _case(out, "conv3d_grouped_padded", [("x", ann((1, 4, 2, 3, 3))),
+                                         ("w", ann((2, 2, 2, 1, 2)))],
+          "y = R.nn.conv3d(x, w, padding=[0, 1, 1], groups=2)",
+          [ok([T_(x), T_(w)], [T_(_conv3d_ref(x, w, (0, 1, 1), 2))])],
+          ["relax.nn.conv3d", "SI-nn-conv-6", "EXEC-nn-conv-1"],
+          "conv3d with two groups and padding on H and W")
+    _invalid(out, "conv3d_channel_mismatch", [("x", ann((1, 3, 2, 2, 2))),
+                                              ("w", ann((2, 2, 1, 1, 1)))],
+             "y = R.nn.conv3d(x, w)", "SI-nn-conv-4", ["relax.nn.conv3d"],
+             "conv3d of 3 data channels with a weight of 2 input channels")
+    x, w = fdata((1, 4, 3, 2), 3203), fdata((4, 1, 3, 2), 3204)
+    _case(out, "conv2d_transpose_stride2_groups", [("x", ann((1, 4, 3, 2))),
+                                                   ("w", ann((4, 1, 3, 2)))],
+          "y = R.nn.conv2d_transpose(x, w, strides=2, padding=[1, 0, 0, 1], "
+          "output_padding=[1, 0], groups=2)",
+          [ok([T_(x), T_(w)], [T_(_transpose_ref(x, w, [2, 2], [1, 0, 0, 1], [1, 0], [1, 1],
+                                                 2))])],
+          ["relax.nn.conv2d_transpose", "SI-nn-conv_transpose-6", "EXEC-nn-conv_transpose-1"],
+          "conv2d_transpose with stride 2, asymmetric padding, output_padding and 2 groups")
+    x, w = fdata((1, 2, 2, 2), 3205), fdata((2, 2, 2, 2), 3206)
+    _case(out, "conv2d_transpose_dilated_symbolic", [("x", ann((1, 2, "h", 2))),
+                                                     ("w", ann((2, 2, 2, 2)))],
+          "y = R.nn.conv2d_transpose(x, w, dilation=[2, 1])",
+          [ok([T_(x), T_(w)], [T_(_transpose_ref(x, w, [1, 1], [0] * 4, [0, 0], [2, 1], 1))]),
+           ok([T_(np.zeros((1, 2, 0, 2), F32)), T_(w)], [T_(np.zeros((1, 2, 2, 3), F32))])],
+          ["relax.nn.conv2d_transpose", "SI-nn-conv_transpose-6", "EXEC-nn-conv_transpose-1"],
+          "conv2d_transpose with dilation 2 on a symbolic height (h = 2, and h = 0: zeros "
+          "of height d*(K-1) + 1 - 1 = 2)", sym=("h",))
+    x, w = idata((2, 3, 4), 3207, dtype="int32"), idata((3, 2, 2), 3208, dtype="int32")
+    _case(out, "conv1d_transpose_int32", [("x", ann((2, 3, 4), "int32")),
+                                          ("w", ann((3, 2, 2), "int32"))],
+          "y = R.nn.conv1d_transpose(x, w, strides=3, padding=[1, 0], output_padding=2)",
+          [ok([T_(x), T_(w)], [T_(_transpose_ref(x, w, [3], [1, 0], [2], [1], 1))])],
+          ["relax.nn.conv1d_transpose", "SI-nn-conv_transpose-6", "EXEC-nn-conv_transpose-1"],
+          "int32 conv1d_transpose with stride 3: gaps between the kernel copies stay 0 and "
+          "output_padding appends two positions")
+    x, w = fdata((1, 2, 1, 2, 2), 3209), fdata((2, 1, 2, 1, 2), 3210)
+    _case(out, "conv3d_transpose_strided", [("x", ann((1, 2, 1, 2, 2))),
+                                            ("w", ann((2, 1, 2, 1, 2)))],
+          "y = R.nn.conv3d_transpose(x, w, strides=[1, 2, 1], output_padding=[0, 1, 0])",
+          [ok([T_(x), T_(w)], [T_(_transpose_ref(x, w, [1, 2, 1], [0] * 6, [0, 1, 0],
+                                                 [1, 1, 1], 1))])],
+          ["relax.nn.conv3d_transpose", "SI-nn-conv_transpose-6", "EXEC-nn-conv_transpose-1"],
+          "conv3d_transpose with stride 2 on H and output_padding 1 there")
+    for nsp in (1, 2, 3):
+        xs, ws = (1, 3) + (2,) * nsp, (2, 1) + (1,) * nsp
+        _invalid(out, f"conv{nsp}d_transpose_channel_mismatch", [("x", ann(xs)), ("w", ann(ws))],
+                 f"y = R.nn.conv{nsp}d_transpose(x, w)", "SI-nn-conv_transpose-4",
+                 [f"relax.nn.conv{nsp}d_transpose"],
+                 f"conv{nsp}d_transpose of 3 data channels with a weight of 2 input channels")
+    _invalid(out, "conv2d_transpose_output_padding", [("x", ann((1, 2, 2, 2))),
+                                                      ("w", ann((2, 1, 1, 1)))],
+             "y = R.nn.conv2d_transpose(x, w, strides=2, output_padding=2)",
+             "SI-nn-conv_transpose-1", ["relax.nn.conv2d_transpose"],
+             "conv2d_transpose with output_padding 2 not below stride 2")
+    _case(out, "conv1d_transpose_crop_trap", [("x", ann((1, 1, "n"))), ("w", ann((1, 1, 1)))],
+          "y = R.nn.conv1d_transpose(x, w, padding=1)",
+          [trap([T_(np.ones((1, 1, 1), F32)), T_(np.ones((1, 1, 1), F32))], "invalid_value")],
+          ["relax.nn.conv1d_transpose", "EXEC-nn-conv_transpose-2"],
+          "conv1d_transpose whose padding crops more than the output holds (length n - 2 "
+          "with n = 1)", sym=("n",))
+
+
 def cases() -> list[Case]:
     out: list[Case] = []
     _rearrange(out)
     _instance_norm(out)
+    _convolutions(out)
     return out

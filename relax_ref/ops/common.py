@@ -370,7 +370,7 @@ def _limits(dtype: np.dtype):
 # -- shared by the nn ops and their lowerings (nn.py, nn_lowering.py) ----------------------
 
 # The canonical data and kernel layouts of a convolution, by number of spatial axes.
-CONV_LAYOUTS = {1: ("NCW", "OIW"), 2: ("NCHW", "OIHW")}
+CONV_LAYOUTS = {1: ("NCW", "OIW"), 2: ("NCHW", "OIHW"), 3: ("NCDHW", "OIDHW")}
 
 
 def layout_letters(layout: str) -> str:

@@ -104,7 +104,7 @@ def layout_permutation(layout: str, canonical: str) -> tuple[int, ...] | None:
     return tuple(layout.index(c) for c in canonical)
 
 
-def _check_layout(ctx: DeduceContext, layout: str, canonical: str, what: str) -> tuple[int, ...]:
+def check_layout(ctx: DeduceContext, layout: str, canonical: str, what: str) -> tuple[int, ...]:
     """SI-nn-layout-1: a layout is a permutation of the canonical letters."""
     perm = layout_permutation(layout, canonical)
     if perm is None:
@@ -114,7 +114,7 @@ def _check_layout(ctx: DeduceContext, layout: str, canonical: str, what: str) ->
     return perm
 
 
-def _check_layout_ndim(ctx: DeduceContext, t: si.TensorStructInfo, layout: str,
+def check_layout_ndim(ctx: DeduceContext, t: si.TensorStructInfo, layout: str,
                        what: str) -> None:
     """SI-nn-layout-2: a tensor of known ndim has one dimension per layout letter."""
     if t.ndim >= 0 and t.ndim != len(layout):
@@ -122,7 +122,7 @@ def _check_layout_ndim(ctx: DeduceContext, t: si.TensorStructInfo, layout: str,
                         rule="SI-nn-layout-2")
 
 
-def _to_layout(canonical_dims: Sequence, canonical: str, out_perm: tuple[int, ...]) -> tuple:
+def to_layout(canonical_dims: Sequence, canonical: str, out_perm: tuple[int, ...]) -> tuple:
     """Canonical-order dimensions placed in the output layout's order."""
     out = [None] * len(canonical_dims)
     for i, pos in enumerate(out_perm):
@@ -130,7 +130,7 @@ def _to_layout(canonical_dims: Sequence, canonical: str, out_perm: tuple[int, ..
     return tuple(out)
 
 
-def _runtime_perm(layout: str, canonical: str, rule: str) -> tuple[int, ...]:
+def runtime_perm(layout: str, canonical: str, rule: str) -> tuple[int, ...]:
     perm = layout_permutation(layout, canonical)
     if perm is None:
         raise OpRuntimeError("invalid_value", f"layout {layout!r} is not a permutation of "
@@ -138,7 +138,7 @@ def _runtime_perm(layout: str, canonical: str, rule: str) -> tuple[int, ...]:
     return perm
 
 
-def _from_canonical(x: np.ndarray, canonical: str, out_layout: str) -> np.ndarray:
+def from_canonical(x: np.ndarray, canonical: str, out_layout: str) -> np.ndarray:
     return np.transpose(x, [canonical.index(c) for c in out_layout])
 
 
@@ -179,7 +179,7 @@ def window_count_expr(ctx: DeduceContext, size: P.PrimExpr, kernel: P.PrimExpr |
     return simplify(P.Call("tir.if_then_else", (invalid_last, raw - 1, raw), raw.dtype))
 
 
-def _check_window_attrs(ctx: DeduceContext, rule: str, *, kernel=(), strides=(), padding=(),
+def check_window_attrs(ctx: DeduceContext, rule: str, *, kernel=(), strides=(), padding=(),
                         dilation=(), groups: int = 1) -> None:
     """Window attributes are positive (kernel, strides, dilation, groups) and paddings
     non-negative."""
@@ -192,7 +192,7 @@ def _check_window_attrs(ctx: DeduceContext, rule: str, *, kernel=(), strides=(),
         raise ctx.error(f"groups must be >= 1, found {groups}", rule=rule)
 
 
-def _negative_dim_error(ctx: DeduceContext, dims: Sequence[P.PrimExpr], what: str, rule: str):
+def negative_dim_error(ctx: DeduceContext, dims: Sequence[P.PrimExpr], what: str, rule: str):
     for d in dims:
         c = int_const(d)
         if c is not None and c < 0:
@@ -210,10 +210,11 @@ def provably_indivisible(ctx: DeduceContext, a: P.PrimExpr, b: P.PrimExpr | int)
 # =============================================================================================
 
 def _deduce_conv(ctx: DeduceContext, nsp: int) -> si.StructInfo:
-    """SI-nn-conv-1..6 (conv1d: ``nsp == 1``, conv2d: ``nsp == 2``).
+    """SI-nn-conv-1..6 (conv1d, conv2d, conv3d: ``nsp`` spatial axes).
 
     1. strides and dilation are >= 1, padding >= 0, groups >= 1.
-    2. The three layouts are permutations of NC(H)W / OI(H)W / NC(H)W (SI-nn-layout-1);
+    2. The three layouts are permutations of NC(D)(H)W / OI(D)(H)W / NC(D)(H)W
+       (SI-nn-layout-1);
        a call's ``out_layout`` of None is ``data_layout`` (``out_layout_from``); known
        ndims match (SI-nn-layout-2).
     3. The dtype is ``out_dtype`` when given, else the operands' common dtype
@@ -228,15 +229,15 @@ def _deduce_conv(ctx: DeduceContext, nsp: int) -> si.StructInfo:
     data, weight = tensor_arg(ctx, 0, "data"), tensor_arg(ctx, 1, "weight")
     strides, padding, dilation = ctx.attr("strides"), ctx.attr("padding"), ctx.attr("dilation")
     groups = ctx.attr("groups")
-    _check_window_attrs(ctx, "SI-nn-conv-1", strides=strides, padding=padding,
+    check_window_attrs(ctx, "SI-nn-conv-1", strides=strides, padding=padding,
                         dilation=dilation, groups=groups)
     data_layout, kernel_layout = ctx.attr("data_layout"), ctx.attr("kernel_layout")
     out_layout = ctx.attr("out_layout")
-    dperm = _check_layout(ctx, data_layout, data_canon, "data")
-    kperm = _check_layout(ctx, kernel_layout, kernel_canon, "kernel")
-    operm = _check_layout(ctx, out_layout, data_canon, "output")
-    _check_layout_ndim(ctx, data, data_layout, "data")
-    _check_layout_ndim(ctx, weight, kernel_layout, "weight")
+    dperm = check_layout(ctx, data_layout, data_canon, "data")
+    kperm = check_layout(ctx, kernel_layout, kernel_canon, "kernel")
+    operm = check_layout(ctx, out_layout, data_canon, "output")
+    check_layout_ndim(ctx, data, data_layout, "data")
+    check_layout_ndim(ctx, weight, kernel_layout, "weight")
     out_dtype = ctx.attr("out_dtype")
     if out_dtype.is_void:
         out_dtype = common_dtype(ctx, data.dtype, weight.dtype)
@@ -254,8 +255,8 @@ def _deduce_conv(ctx: DeduceContext, nsp: int) -> si.StructInfo:
                         rule="SI-nn-conv-5")
     spatial = [window_count_expr(ctx, d[2 + i], w[2 + i], padding[i], padding[i + nsp],
                                  strides[i], dilation[i]) for i in range(nsp)]
-    _negative_dim_error(ctx, spatial, "kernel", "SI-nn-conv-6")
-    out = _to_layout([d[0], w[0], *spatial], data_canon, operm)
+    negative_dim_error(ctx, spatial, "kernel", "SI-nn-conv-6")
+    out = to_layout([d[0], w[0], *spatial], data_canon, operm)
     return si.TensorStructInfo(out, out_dtype, vdevice=vdevice)
 
 
@@ -265,6 +266,10 @@ def deduce_conv1d(ctx: DeduceContext) -> si.StructInfo:
 
 def deduce_conv2d(ctx: DeduceContext) -> si.StructInfo:
     return _deduce_conv(ctx, 2)
+
+
+def deduce_conv3d(ctx: DeduceContext) -> si.StructInfo:
+    return _deduce_conv(ctx, 3)
 
 
 def _windows(xp: np.ndarray, kernel: Sequence[int], strides: Sequence[int],
@@ -287,10 +292,10 @@ def _conv(attrs, data, weight, *, nsp: int):
     dtype (both operands cast to it first, as topi does)."""
     data_canon, kernel_canon = CONV_LAYOUTS[nsp]
     rule = "EXEC-nn-conv-1"
-    dperm = _runtime_perm(attrs.get("data_layout"), data_canon, rule)
-    kperm = _runtime_perm(attrs.get("kernel_layout"), kernel_canon, rule)
+    dperm = runtime_perm(attrs.get("data_layout"), data_canon, rule)
+    kperm = runtime_perm(attrs.get("kernel_layout"), kernel_canon, rule)
     out_layout = attrs.get("out_layout")
-    _runtime_perm(out_layout, data_canon, rule)
+    runtime_perm(out_layout, data_canon, rule)
     if data.ndim != nsp + 2 or weight.ndim != nsp + 2:
         raise OpRuntimeError("shape_mismatch", f"conv{nsp}d needs {nsp + 2}-d data and weight, "
                              f"found {data.ndim}-d and {weight.ndim}-d", rule=rule)
@@ -320,11 +325,11 @@ def _conv(attrs, data, weight, *, nsp: int):
         win = _windows(xp, kernel, strides, dilation, outs)   # n, c, *outs, *kernel
         win = win.reshape((n, groups, cg) + tuple(outs) + tuple(kernel))
         wg = w.astype(acc).reshape((groups, o // groups, cg) + tuple(kernel))
-        sp = "hw"[:nsp] if nsp == 2 else "w"
-        ks = "ij"[:nsp]
+        sp = "dhw"[-nsp:]
+        ks = "ijk"[:nsp]
         result = np.einsum(f"ngc{sp}{ks},goc{ks}->ngo{sp}", win, wg, optimize=True)
         result = result.reshape(shape)
-    return np.ascontiguousarray(_from_canonical(result.astype(out_dt), data_canon, out_layout))
+    return np.ascontiguousarray(from_canonical(result.astype(out_dt), data_canon, out_layout))
 
 
 # =============================================================================================
@@ -366,11 +371,11 @@ def _pool_layouts(ctx: DeduceContext, x: si.TensorStructInfo):
     layout = ctx.attr("layout")
     hw = split_pool_layout(layout)
     if hw is not None and ctx.attr("out_layout") == layout:
-        _check_layout_ndim(ctx, x, layout_letters(layout), "data")
+        check_layout_ndim(ctx, x, layout_letters(layout), "data")
         return "split", hw
-    perm = _check_layout(ctx, layout, _POOL2D_LAYOUT, "data")
-    operm = _check_layout(ctx, ctx.attr("out_layout"), _POOL2D_LAYOUT, "output")
-    _check_layout_ndim(ctx, x, layout, "data")
+    perm = check_layout(ctx, layout, _POOL2D_LAYOUT, "data")
+    operm = check_layout(ctx, ctx.attr("out_layout"), _POOL2D_LAYOUT, "output")
+    check_layout_ndim(ctx, x, layout, "data")
     return perm, operm
 
 
@@ -390,13 +395,13 @@ def _pooled(attrs, data: np.ndarray, rule: str, core) -> np.ndarray:
         result = core(x.reshape((1, int(np.prod(rest))) + x.shape[-2:]))
         result = result.reshape(rest + result.shape[-2:])
         return np.ascontiguousarray(np.moveaxis(result, (-2, -1), hw))
-    perm = _runtime_perm(layout, _POOL2D_LAYOUT, rule)
-    _runtime_perm(out_layout, _POOL2D_LAYOUT, rule)
+    perm = runtime_perm(layout, _POOL2D_LAYOUT, rule)
+    runtime_perm(out_layout, _POOL2D_LAYOUT, rule)
     if data.ndim != 4:
         raise OpRuntimeError("shape_mismatch", f"needs a 4-d tensor, found {data.ndim}-d",
                              rule=rule)
     result = core(np.transpose(data, perm))
-    return np.ascontiguousarray(_from_canonical(result, _POOL2D_LAYOUT, out_layout))
+    return np.ascontiguousarray(from_canonical(result, _POOL2D_LAYOUT, out_layout))
 
 
 def _pool_result(x: si.TensorStructInfo, layouts, spatial) -> si.TensorStructInfo:
@@ -407,7 +412,7 @@ def _pool_result(x: si.TensorStructInfo, layouts, spatial) -> si.TensorStructInf
         dims[where[0]], dims[where[1]] = spatial
         return si.TensorStructInfo(tuple(dims), x.dtype, vdevice=x.vdevice)
     d = [x.shape[p] for p in kind]
-    return si.TensorStructInfo(_to_layout([d[0], d[1], *spatial], _POOL2D_LAYOUT, where),
+    return si.TensorStructInfo(to_layout([d[0], d[1], *spatial], _POOL2D_LAYOUT, where),
                                x.dtype, vdevice=x.vdevice)
 
 
@@ -435,7 +440,7 @@ def deduce_pool2d(ctx: DeduceContext) -> si.StructInfo:
     x = tensor_arg(ctx, 0, "data")
     pool, strides = ctx.attr("pool_size"), ctx.attr("strides")
     padding, dilation = ctx.attr("padding"), ctx.attr("dilation")
-    _check_window_attrs(ctx, "SI-nn-pool-1", kernel=pool, strides=strides, padding=padding,
+    check_window_attrs(ctx, "SI-nn-pool-1", kernel=pool, strides=strides, padding=padding,
                         dilation=dilation)
     layouts = _pool_layouts(ctx, x)
     if x.shape is None:
@@ -444,7 +449,7 @@ def deduce_pool2d(ctx: DeduceContext) -> si.StructInfo:
     spatial = [window_count_expr(ctx, sizes[i], pool[i], padding[i], padding[i + 2],
                                  strides[i], dilation[i], ctx.attr("ceil_mode"))
                for i in range(2)]
-    _negative_dim_error(ctx, spatial, "pooling window", "SI-nn-pool-3")
+    negative_dim_error(ctx, spatial, "pooling window", "SI-nn-pool-3")
     return _pool_result(x, layouts, spatial)
 
 
@@ -600,7 +605,7 @@ def deduce_pad(ctx: DeduceContext) -> si.StructInfo:
         return si.TensorStructInfo(None, x.dtype, ndim, x.vdevice)
     dims = tuple(ctx.analyzer.simplify(d + (widths[2 * i] + widths[2 * i + 1]))
                  for i, d in enumerate(x.shape))
-    _negative_dim_error(ctx, dims, "cropping", "SI-nn-pad-3")
+    negative_dim_error(ctx, dims, "cropping", "SI-nn-pad-3")
     return si.TensorStructInfo(dims, x.dtype, vdevice=x.vdevice)
 
 
@@ -663,7 +668,8 @@ def _register_all() -> None:
         register(OpDef(f"relax.nn.{name}", operands, attrs, deduce=deduce, compute=compute,
                        family=FAMILY, spec_rule=rule, **extra))
 
-    for nsp, name in ((1, "conv1d"), (2, "conv2d")):
+    deduce_convs = {1: deduce_conv1d, 2: deduce_conv2d, 3: deduce_conv3d}
+    for nsp, name in ((1, "conv1d"), (2, "conv2d"), (3, "conv3d")):
         data_canon, kernel_canon = CONV_LAYOUTS[nsp]
         op(name, (Operand("data"), Operand("weight")),
            (Attr("strides", 1, spatial_tuple(nsp, "strides")),
@@ -672,7 +678,7 @@ def _register_all() -> None:
             Attr("groups", 1, to_int), Attr("data_layout", data_canon, to_str),
             Attr("kernel_layout", kernel_canon, to_str), Attr("out_layout", None, to_str),
             Attr("out_dtype", None, to_dtype)),
-           deduce_conv1d if nsp == 1 else deduce_conv2d,
+           deduce_convs[nsp],
            lambda attrs, d, w, nsp=nsp: _conv(attrs, d, w, nsp=nsp), "SI-nn-conv-1",
            bind=out_layout_from("data_layout", data_canon),
            legalize=lambda ctx, nsp=nsp: low.legalize_conv(ctx, nsp))
