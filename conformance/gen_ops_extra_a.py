@@ -207,8 +207,68 @@ def _manipulate():
          sym=("n",))
 
 
+# -- bucketize, median -------------------------------------------------------------------------
+
+def _lower_median(x, axis):
+    """The element at (count - 1) // 2 of each row sorted stably (NaN last), and its
+    position along the axis."""
+    rows = np.moveaxis(x, axis, -1)
+    order = np.argsort(rows, axis=-1, kind="stable")
+    k = (rows.shape[-1] - 1) // 2
+    return np.take_along_axis(rows, order[..., k:k + 1], -1)[..., 0], order[..., k]
+
+
+def _search():
+    b = np.array([-2.0, 0.0, 0.5, 3.0], F32)
+    x = np.array([[-3.0, -2.0, 0.25], [0.5, 3.0, 4.0]], F32)
+    for right in (False, True):
+        want = np.searchsorted(b, x, side="right" if right else "left").astype(np.int64)
+        _add(f"bucketize_{'right' if right else 'left'}",
+             [("x", ann(("n", 3))), ("b", ann((4,)))], f"y = R.bucketize(x, b, right={right})",
+             [ok([T_(x), T_(b)], [T_(want)]), ok([T_(x[:0]), T_(b)], [T_(want[:0])])],
+             ["relax.bucketize", "SI-search-bucketize-1", "EXEC-search-bucketize-1"],
+             f"bucketize with right={right}: values on a boundary go "
+             f"{'after' if right else 'before'} it; at n = 2 and 0", sym=("n",))
+    xi = np.array([1, 5, 9, 10, 11], np.int32)
+    bi = np.array([5, 10], np.int32)
+    _add("bucketize_int32_out", [("x", ann((5,), "int32")), ("b", ann((2,), "int32"))],
+         "y = R.bucketize(x, b, out_int32=True)",
+         [ok([T_(xi), T_(bi)], [T_(np.searchsorted(bi, xi).astype(np.int32))])],
+         ["relax.bucketize"], "int32 values, int32 result")
+    _invalid("bucketize_2d_boundaries", [("x", ann((3,))), ("b", ann((2, 2)))],
+             "y = R.bucketize(x, b)", "SI-search-bucketize-1", ["relax.bucketize"],
+             "2-d boundaries are rejected")
+    m = fdata((3, 4), 2201)
+    m[1, 2] = m[1, 0]  # a tie
+    vals, idx = _lower_median(m, 1)
+    _add("median_axis1", [("x", ann(("n", 4)))], "y = R.median(x, axis=1)",
+         [ok([T_(m)], [T_(vals), T_(idx.astype(np.int64))])],
+         ["relax.median", "SI-search-median-1", "SI-search-median-2", "EXEC-search-median-1"],
+         "lower median of each row of 4 and its index (the element at position 1 of the "
+         "stable order)", sym=("n",))
+    odd = fdata((5, 3), 2202)
+    flat = np.sort(odd.reshape(-1), kind="stable")
+    _add("median_all_keepdims", [("x", ann((5, 3)))], "y = R.median(x, keepdims=True)",
+         [ok([T_(odd)], [T_(np.array([[flat[7]]], F32))])], ["relax.median"],
+         "median of all 15 elements, keepdims: the 8th smallest")
+    nan = np.array([[np.nan, 1.0, 2.0], [np.nan, np.nan, 0.0]], F32)
+    vals, idx = _lower_median(nan, 1)
+    _add("median_nan_last", [("x", ann((2, 3)))], "y = R.median(x, axis=-1)",
+         [ok([T_(nan)], [T_(vals), T_(idx.astype(np.int64))])], ["relax.median"],
+         "NaN sorts last: [nan, 1, 2] has median 1 (index 1), [nan, nan, 0] has nan (index 0)")
+    _add("median_empty_row", [("x", ann((2, "n")))], "y = R.median(x, axis=1)",
+         [trap([T_(np.zeros((2, 0), F32))], "index_out_of_bounds"),
+          ok([T_(m[:2, :3])], [T_(_lower_median(m[:2, :3], 1)[0]),
+                               T_(_lower_median(m[:2, :3], 1)[1].astype(np.int64))])],
+         ["relax.median", "EXEC-search-median-1"],
+         "a row of zero elements has no median (a trap); n = 3 works", sym=("n",))
+    _invalid("median_bad_axis", [("x", ann((2, 3)))], "y = R.median(x, axis=2)",
+             "SI-op-axis-1", ["relax.median"], "axis 2 of a 2-d tensor is rejected")
+
+
 def cases() -> list[Case]:
     _CASES.clear()
     _elementwise()
     _manipulate()
+    _search()
     return list(_CASES)
