@@ -652,6 +652,23 @@ def cmd_graph(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_memplan(args: argparse.Namespace) -> int:
+    """CLI-memplan-1..4: allocations before and after StaticPlanBlockMemory (relax_ref/memplan.py)."""
+    from relax_ref.memplan import run_command
+
+    if args.output and not args.output.endswith(".svg"):
+        raise CLIError(f"-o writes the SVG timeline: name a .svg file, got {args.output!r}")
+    try:
+        text, svg = run_command(_parse_file(args.file), args.bound, args.at, args.entry,
+                                args.output is not None)
+    except ValueError as err:
+        raise CLIError(str(err)) from None
+    sys.stdout.write(text)
+    if svg is not None:
+        write_text(args.output, svg)
+    return 0
+
+
 def cmd_ops(args: argparse.Namespace) -> int:
     """CLI-ops-1: every TVM 0.27 op and every op we register, with what relax_ref has of
     it (registry, conformance suite, spec pages), and totals."""
@@ -799,6 +816,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="write to FILE (.dot text, or .svg) instead of "
                                           "standard output")
     p.set_defaults(func=cmd_graph)
+
+    p = sub.add_parser("memplan", help="allocations before and after memory planning, "
+                                       "total and peak bytes, the storage reuse timeline")
+    p.add_argument("file", help="a TVMScript module (lowered to planning's stage first)")
+    p.add_argument("--bound", action="append", metavar="NAME=INT",
+                   help="an upper bound of a symbolic variable, for planning (repeatable)")
+    p.add_argument("--at", action="append", metavar="NAME=INT",
+                   help="a value at which sizes are shown (default: the upper bounds)")
+    p.add_argument("--entry", metavar="NAME", help="only this function")
+    p.add_argument("-o", "--output", metavar="FILE.svg", help="write the timeline as SVG")
+    p.set_defaults(func=cmd_memplan)
 
     p = sub.add_parser("ops", help="every TVM 0.27 op with relax_ref's status: deduction, "
                                    "semantics, legalization, conformance cases, spec page")

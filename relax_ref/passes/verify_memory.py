@@ -157,7 +157,7 @@ def leaves(tree) -> set:
 
 
 @dataclass
-class _Storage:
+class StorageLife:
     name: str
     size: P.PrimExpr | None  # bytes; None: not known (a parameter, a tuple item...)
     defined: int
@@ -166,9 +166,9 @@ class _Storage:
 
 
 @dataclass
-class _Tensor:
+class TensorLife:
     name: str
-    storage: int  # id of the storage variable's _Storage
+    storage: int  # the key of its StorageLife (the id of the storage's variable)
     offset: P.PrimExpr
     nbytes: P.PrimExpr
     itemsize: int
@@ -177,6 +177,7 @@ class _Tensor:
     killed: int | None = None
     last_other_use: int = -1  # the last use that is not its kill
     span: object = None
+    var: object = None  # the variable the view is bound to
 
 
 _ALLOC_STORAGE = ("relax.memory.alloc_storage",)
@@ -190,9 +191,9 @@ class _PlanWalk:
         self.func_name = func_name
         self.prim_funcs = prim_funcs
         self.pos = 0
-        self.storages: dict[int, _Storage] = {}
+        self.storages: dict[int, StorageLife] = {}
         self.storage_of_var: dict[int, int] = {}   # var id -> storage key
-        self.tensors: list[_Tensor] = []
+        self.tensors: list[TensorLife] = []
         self.aliases: dict[int, object] = {}  # var id -> tree of indices of tensors
         self.problems: list[PlanProblem] = []
 
@@ -291,7 +292,7 @@ class _PlanWalk:
     def alloc_storage(self, var: rx.Var, call: rx.Call, pos: int, b: rx.Binding) -> None:
         size_arg = call.args[0] if call.args else None
         size = shape_product(size_arg.values) if isinstance(size_arg, rx.ShapeExpr) else None
-        self.storages[id(var)] = _Storage(var.name_hint, size, pos, span=b.span)
+        self.storages[id(var)] = StorageLife(var.name_hint, size, pos, span=b.span)
         self.storage_of_var[id(var)] = id(var)
 
     def alloc_tensor(self, var: rx.Var, call: rx.Call, pos: int, b: rx.Binding) -> None:
@@ -318,9 +319,9 @@ class _PlanWalk:
                          (var.name_hint,), b.span)
             return
         index = len(self.tensors)
-        self.tensors.append(_Tensor(var.name_hint, key, offset.value,
+        self.tensors.append(TensorLife(var.name_hint, key, offset.value,
                                     tensor_bytes(shape.values, item), item, pos, pos,
-                                    span=b.span))
+                                    span=b.span, var=var))
         self.aliases[id(var)] = frozenset({index})
 
     def kill_storage(self, v: rx.Var, pos: int) -> None:
@@ -345,16 +346,30 @@ def _returns_void(value: rx.Expr, prim_funcs: frozenset[str]) -> bool:
 # -- the proofs ------------------------------------------------------------------------------
 
 
+def _walk(name: str, func: rx.Function, mod: rx.IRModule | None) -> _PlanWalk:
+    walk = _PlanWalk(name, prim_func_names(mod))
+    returned = leaves(walk.seq(func.body))
+    for t in returned:  # a returned tensor lives on after the function (PASS-plan-check-2)
+        walk.tensors[t].last_use = walk.tensors[t].last_other_use = _END
+    return walk
+
+
+def function_lifetimes(name: str, func: rx.Function, mod: rx.IRModule | None = None
+                       ) -> tuple[dict[int, StorageLife], list[TensorLife], int]:
+    """The storages (by key) and tensors of ``func`` with their lifetimes as the checker
+    sees them: binding positions, a returned tensor last used at the end position."""
+    walk = _walk(name, func, mod)
+    end = walk.pos + 1
+    for t in walk.tensors:
+        t.last_use = min(t.last_use, end)
+    return walk.storages, walk.tensors, end
+
+
 def check_function_plan(name: str, func: rx.Function, mod: rx.IRModule | None = None,
                         analyzer: Analyzer | None = None) -> list[PlanProblem]:
     """Every fact of ``func``'s plan the solver could not prove (empty: proved safe).
     ``mod`` names the PrimFuncs whose calls return nothing."""
-    walk = _PlanWalk(name, prim_func_names(mod))
-    for p in func.params:
-        walk.aliases[id(p)] = frozenset()
-    returned = leaves(walk.seq(func.body))
-    for t in returned:  # a returned tensor lives on after the function (PASS-plan-check-2)
-        walk.tensors[t].last_use = walk.tensors[t].last_other_use = _END
+    walk = _walk(name, func, mod)
     if not walk.tensors:
         return walk.problems
     ana = analyzer or function_analyzer(func)
@@ -381,7 +396,7 @@ def check_function_plan(name: str, func: rx.Function, mod: rx.IRModule | None = 
         if t.killed is not None and t.killed <= t.last_other_use:
             problems.append(PlanProblem(name, "PASS-plan-check-3", f"tensor {t.name} is "
                                         f"killed before its last use", (t.name,), t.span))
-    by_storage: dict[int, list[_Tensor]] = {}
+    by_storage: dict[int, list[TensorLife]] = {}
     for t in walk.tensors:
         by_storage.setdefault(t.storage, []).append(t)
     for group in by_storage.values():  # PASS-plan-check-2: live tensors never overlap
@@ -421,4 +436,5 @@ def verify_plan(mod: rx.IRModule) -> None:
 
 
 __all__ = ["PlanProblem", "MemoryPlanError", "check_plan", "check_function_plan",
+           "function_lifetimes", "StorageLife", "TensorLife", "leaves",
            "verify_plan", "function_analyzer", "tensor_bytes", "walk_bindings"]
