@@ -266,9 +266,83 @@ def _search():
              "SI-op-axis-1", ["relax.median"], "axis 2 of a 2-d tensor is rejected")
 
 
+# -- quantize, dequantize ----------------------------------------------------------------------
+
+def _quantize_ref(x, scale, zp, out, ct):
+    """round(x / scale) + zp in the compute type, clamped to out's range, converted."""
+    q = np.rint((x.astype(ct) / scale.astype(ct)).astype(ct)).astype(ct)
+    q = (q + zp.astype(ct)).astype(ct)
+    info = np.iinfo(out)
+    return np.clip(q, info.min, info.max).astype(out)
+
+
+def _dequantize_ref(x, scale, zp):
+    d = (x.astype(np.int64) - zp.astype(np.int64)).astype(np.float32)
+    return (d * scale.astype(F32)).astype(F32)
+
+
+def _quantize():
+    x = rdata((2, 4), 2301, -3.0, 3.0)
+    x[0, :3] = [0.25, -0.75, 1e6]  # halves round to even; a value beyond int8's range
+    s, z = np.array(0.5, F32), np.array(3, np.int8)
+    _add("quantize_per_tensor_int8", [("x", ann(("n", 4))), ("s", ann(())),
+                                      ("z", ann((), "int8"))],
+         'y = R.quantize(x, s, z, axis=-1, out_dtype="int8")',
+         [ok([T_(x), T_(s), T_(z)], [T_(_quantize_ref(x, s, z, np.int8, F32))])],
+         ["relax.quantize", "SI-quant-1", "SI-quant-2", "EXEC-quant-2"],
+         "per-tensor int8: 0.25 / 0.5 = 0.5 rounds to 0, -1.5 to -2; 1e6 clamps to 127",
+         sym=("n",))
+    sc = np.array([0.25, 0.5, 1.0], F16)
+    zc = np.array([0, 10, 250], np.uint8)
+    xh = fdata((3, 2), 2302, dtype="float16").T.copy()
+    _add("quantize_per_channel_uint8", [("x", ann((2, 3), "float16")), ("s", ann((3,), "float16")),
+                                        ("z", ann((3,), "uint8"))],
+         'y = R.quantize(x, s, z, axis=1, out_dtype="uint8")',
+         [ok([T_(xh), T_(sc), T_(zc)], [T_(_quantize_ref(xh, sc, zc, np.uint8, F16))])],
+         ["relax.quantize", "EXEC-quant-1"],
+         "float16 data, per-channel scale and zero point along axis 1, computed in float16")
+    _invalid("quantize_bad_out_dtype", [("x", ann((3,))), ("s", ann(())), ("z", ann((), "int8"))],
+             'y = R.quantize(x, s, z, out_dtype="int32")', "SI-quant-1", ["relax.quantize"],
+             "quantize to int32 is not a quantized type TVM accepts")
+    _invalid("quantize_scale_length", [("x", ann((2, 3))), ("s", ann((2,))),
+                                       ("z", ann((), "int8"))],
+             'y = R.quantize(x, s, z, axis=1)', "SI-quant-2", ["relax.quantize"],
+             "two scales for an axis of 3 are rejected")
+    q = idata((2, 3), 2303, -128, 128, "int8")
+    sq, zq = np.array([0.5, 0.25, 2.0], F32), np.array([1, -2, 0], np.int8)
+    _add("dequantize_per_channel", [("x", ann(("n", 3), "int8")), ("s", ann((3,))),
+                                    ("z", ann((3,), "int8"))],
+         "y = R.dequantize(x, s, z, axis=1)",
+         [ok([T_(q), T_(sq), T_(zq)], [T_(_dequantize_ref(q, sq[None], zq[None]))])],
+         ["relax.dequantize", "SI-quant-1", "EXEC-quant-3"],
+         "int8 per-channel dequantize: (x - zp) * scale in float32", sym=("n",))
+    big = np.array([30000, -30000, 5], np.int32)
+    want = np.clip(_dequantize_ref(big, np.array(4.0, F32), np.array(0, np.int32)),
+                   -65504.0, 65504.0).astype(F16)
+    _add("dequantize_f16_clamps", [("x", ann((3,), "int32")), ("s", ann((), "float16")),
+                                   ("z", ann((), "int32"))],
+         'y = R.dequantize(x, s, z, out_dtype="float16")',
+         [ok([T_(big), T_(np.array(4.0, F16)), T_(np.array(0, np.int32))], [T_(want)])],
+         ["relax.dequantize", "EXEC-quant-3"],
+         "a float16 result clamps to +-65504 (120000 would be inf)")
+    _add("dequantize_scale_runtime_mismatch", [("x", ann((2, 3), "int8")),
+                                               ("s", ann(None, ndim=1)), ("z", ann((), "int8"))],
+         "y = R.dequantize(x, s, z, axis=1)",
+         [trap([T_(q), T_(sq[:2]), T_(np.array(0, np.int8))], "shape_mismatch"),
+          ok([T_(q), T_(sq), T_(np.array(0, np.int8))],
+             [T_(_dequantize_ref(q, sq[None], np.array(0, np.int8)))])],
+         ["relax.dequantize", "EXEC-quant-1"],
+         "a scale of unknown length: 2 values for an axis of 3 trap, 3 values work")
+    _invalid("dequantize_float_zero_point_type", [("x", ann((3,), "int8")), ("s", ann(())),
+                                                  ("z", ann((), "float32"))],
+             "y = R.dequantize(x, s, z)", "SI-quant-1", ["relax.dequantize"],
+             "a float32 zero point is not one TVM accepts")
+
+
 def cases() -> list[Case]:
     _CASES.clear()
     _elementwise()
     _manipulate()
     _search()
+    _quantize()
     return list(_CASES)
