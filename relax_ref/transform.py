@@ -23,7 +23,7 @@ __all__ = [
     "RemoveUnusedOutputs", "RemoveUnusedParameters", "ToNonDataflow", "TopologicalSort",
     "RewriteDataflowReshape", "FuseTransposeMatmul",
     "AnnotateTIROpPattern", "FuseOps", "FuseTIR", "FuseOpsByPattern", "LowerToLibrary",
-    "CallTIRRewrite", "LowerAllocTensor",
+    "CallTIRRewrite", "LowerAllocTensor", "KillAfterLastUse",
     "Sequential", "build_pass", "pass_options",
 ]
 
@@ -199,6 +199,11 @@ def CallTIRRewrite() -> Pass:
 def LowerAllocTensor() -> Pass:
     """Each R.builtin.alloc_tensor becomes a storage of its bytes and a tensor in it."""
     return get_pass("LowerAllocTensor")
+
+
+def KillAfterLastUse() -> Pass:
+    """Kill each allocated tensor and storage after the last use of what may share it."""
+    return get_pass("KillAfterLastUse")
 
 
 def Sequential(passes: Sequence[Pass | str], name: str | None = None) -> Pass:

@@ -29,9 +29,10 @@ def registered_default_order() -> tuple[str, ...]:
 
 def stage_before(name: str, mod: rx.IRModule) -> rx.IRModule:
     """``mod`` after every registered pass that precedes ``name`` in the default order."""
-    order = registered_default_order()
-    for earlier in order[:order.index(name)]:
-        mod = get_pass(earlier)(mod)
+    known = all_passes()
+    for earlier in TVM_DEFAULT_ORDER[:TVM_DEFAULT_ORDER.index(name)]:
+        if earlier in known:
+            mod = get_pass(earlier)(mod)
     return mod
 
 
