@@ -224,9 +224,115 @@ def _convolutions(out):
           "with n = 1)", sym=("n",))
 
 
+# -- 1-d and 3-d pools ---------------------------------------------------------------------------
+
+def _pool_ref(x, kind, k, s, pad, include_pad=False):
+    """Each window's positions enumerated (dilation 1, no ceil mode); padding outside."""
+    nsp = x.ndim - 2
+    sizes = x.shape[2:]
+    outs = [(sizes[a] + pad[a] + pad[a + nsp] - k[a]) // s[a] + 1 for a in range(nsp)]
+    out = np.zeros(x.shape[:2] + tuple(outs), np.float64)
+    for y in np.ndindex(*outs):
+        taps = [[y[a] * s[a] - pad[a] + t for t in range(k[a])] for a in range(nsp)]
+        inside = [p for p in np.ndindex(*k)
+                  if all(0 <= taps[a][p[a]] < sizes[a] for a in range(nsp))]
+        vals = [x[(slice(None), slice(None), *(taps[a][p[a]] for a in range(nsp)))]
+                for p in inside]
+        at = (slice(None), slice(None), *y)
+        if kind == "max":
+            lowest = np.finfo(x.dtype).min if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+            out[at] = np.max(vals + ([np.full(x.shape[:2], lowest)]
+                                     if len(inside) < np.prod(k) else []), axis=0)
+        else:
+            count = np.prod(k) if include_pad else len(inside)
+            out[at] = np.sum(vals, axis=0) / count
+    return out.astype(x.dtype)
+
+
+def _adaptive_ref(x, outs):
+    sizes = x.shape[2:]
+    out = np.zeros(x.shape[:2] + tuple(outs), np.float64)
+    for y in np.ndindex(*outs):
+        box = tuple(slice(i * n // o, -(-(i + 1) * n // o)) for i, n, o in zip(y, sizes, outs))
+        cells = x[(slice(None), slice(None), *box)].astype(np.float64)
+        out[(slice(None), slice(None), *y)] = cells.sum(axis=tuple(range(2, x.ndim))) / \
+            np.prod([b.stop - b.start for b in box])
+    return out.astype(x.dtype)
+
+
+def _pools(out):
+    x = fdata((2, 2, 7), 3301)
+    _case(out, "max_pool1d_padded", [("x", ann((2, 2, 7)))],
+          "y = R.nn.max_pool1d(x, pool_size=3, strides=2, padding=[1, 1])",
+          [ok([T_(x)], [T_(_pool_ref(x, "max", [3], [2], [1, 1]))])],
+          ["relax.nn.max_pool1d", "SI-nn-pool-3", "EXEC-nn-pool-1"],
+          "max_pool1d, window 3, stride 2, padding 1 (padding never wins)")
+    x = fdata((1, 2, 6), 3302)
+    _case(out, "avg_pool1d_exclude_pad_symbolic", [("x", ann((1, 2, "w")))],
+          "y = R.nn.avg_pool1d(x, pool_size=2, padding=[1, 1])",
+          [ok([T_(x)], [T_(_pool_ref(x, "avg", [2], [1], [1, 1]))])],
+          ["relax.nn.avg_pool1d", "SI-nn-pool-3", "EXEC-nn-pool-1", "EXEC-nn-pool-2"],
+          "avg_pool1d over a symbolic width: the padded end windows divide by 1",
+          sym=("w",))
+    x = idata((1, 1, 4, 4, 4), 3303)
+    _case(out, "max_pool3d_int32", [("x", ann((1, 1, 4, 4, 4), "int32"))],
+          "y = R.nn.max_pool3d(x, pool_size=2, strides=2)",
+          [ok([T_(x)], [T_(_pool_ref(x, "max", [2] * 3, [2] * 3, [0] * 6))])],
+          ["relax.nn.max_pool3d", "SI-nn-pool-3", "EXEC-nn-pool-1"],
+          "int32 max_pool3d with 2x2x2 windows, stride 2")
+    x = fdata((1, 2, 3, 4, 3), 3304)
+    _case(out, "avg_pool3d_include_pad", [("x", ann((1, 2, 3, 4, 3)))],
+          "y = R.nn.avg_pool3d(x, pool_size=[2, 3, 2], padding=[1, 1, 0, 0, 1, 1], "
+          "count_include_pad=True)",
+          [ok([T_(x)], [T_(_pool_ref(x, "avg", [2, 3, 2], [1, 1, 1], [1, 1, 0, 0, 1, 1],
+                                     include_pad=True))], rtol=1e-6, atol=1e-6)],
+          ["relax.nn.avg_pool3d", "EXEC-nn-pool-1", "EXEC-nn-pool-2"],
+          "avg_pool3d counting the padding: every window divides by 2 * 3 * 2")
+    _invalid(out, "max_pool1d_window_too_large", [("x", ann((1, 1, 2)))],
+             "y = R.nn.max_pool1d(x, pool_size=4)", "SI-nn-pool-3", ["relax.nn.max_pool1d"],
+             "max_pool1d of width 2 with a window of 4: output width -1")
+    _invalid(out, "avg_pool3d_wrong_ndim", [("x", ann((1, 1, 4, 4)))],
+             "y = R.nn.avg_pool3d(x, pool_size=2)", "SI-nn-layout-2", ["relax.nn.avg_pool3d"],
+             "avg_pool3d of a 4-d tensor")
+    _case(out, "max_pool3d_negative_output_trap", [("x", ann((1, 1, "d", 2, 2)))],
+          "y = R.nn.max_pool3d(x, pool_size=[3, 1, 1])",
+          [trap([T_(np.zeros((1, 1, 1, 2, 2), F32))], "invalid_value")],
+          ["relax.nn.max_pool3d", "EXEC-nn-pool-1"],
+          "max_pool3d with depth d = 1 and a window depth of 3: output depth -1 at run time",
+          sym=("d",))
+    _invalid(out, "avg_pool1d_zero_stride", [("x", ann((1, 1, 4)))],
+             "y = R.nn.avg_pool1d(x, pool_size=2, strides=0)", "SI-nn-pool-1",
+             ["relax.nn.avg_pool1d"], "avg_pool1d with stride 0")
+    x = fdata((2, 2, 7), 3305)
+    _case(out, "adaptive_avg_pool1d_uneven", [("x", ann((2, 2, 7)))],
+          "y = R.nn.adaptive_avg_pool1d(x, output_size=3)",
+          [ok([T_(x)], [T_(_adaptive_ref(x, (3,)))], rtol=1e-6, atol=1e-6)],
+          ["relax.nn.adaptive_avg_pool1d", "EXEC-nn-adaptive_pool-1", "SI-nn-adaptive_pool-2"],
+          "adaptive_avg_pool1d 7 -> 3: cells [0, 3), [2, 5), [4, 7) overlap")
+    x = fdata((1, 2, 3, 5, 4), 3306)
+    _case(out, "adaptive_avg_pool3d_ndhwc", [("x", ann((1, 3, 5, 4, 2)))],
+          'y = R.nn.adaptive_avg_pool3d(x, output_size=[2, 2, 3], layout="NDHWC", '
+          'out_layout="NCDHW")',
+          [ok([T_(np.ascontiguousarray(np.transpose(x, (0, 2, 3, 4, 1))))],
+              [T_(_adaptive_ref(x, (2, 2, 3)))], rtol=1e-6, atol=1e-6)],
+          ["relax.nn.adaptive_avg_pool3d", "EXEC-nn-adaptive_pool-1", "SI-nn-adaptive_pool-2"],
+          "adaptive_avg_pool3d from NDHWC data to an NCDHW result")
+    _invalid(out, "adaptive_avg_pool3d_negative_size", [("x", ann((1, 1, 2, 2, 2)))],
+             "y = R.nn.adaptive_avg_pool3d(x, output_size=[1, -1, 1])",
+             "SI-nn-adaptive_pool-1", ["relax.nn.adaptive_avg_pool3d"],
+             "adaptive_avg_pool3d with a negative output size")
+    _case(out, "adaptive_avg_pool1d_int_empty_trap", [("x", ann((1, 1, "w"), "int32"))],
+          "y = R.nn.adaptive_avg_pool1d(x, output_size=2)",
+          [trap([T_(np.zeros((1, 1, 0), np.int32))], "division_by_zero")],
+          ["relax.nn.adaptive_avg_pool1d", "EXEC-nn-adaptive_pool-1"],
+          "int32 adaptive_avg_pool1d of an empty width: empty windows divide by zero",
+          sym=("w",))
+
+
 def cases() -> list[Case]:
     out: list[Case] = []
     _rearrange(out)
     _instance_norm(out)
     _convolutions(out)
+    _pools(out)
     return out

@@ -1,8 +1,9 @@
 """Neural-network layers under ``R.nn`` that slide windows over spatial axes:
-convolutions (``conv1d``, ``conv2d``), pooling (``max_pool2d``, ``avg_pool2d``,
-``adaptive_avg_pool2d``), with ``dropout`` and ``pad`` (spec/ops/nn.md), and the pieces
-the other ``R.nn`` modules share (attribute converters, layouts, window counts).
-Normalizations are in ``normalization.py``, attention in ``attention.py``.
+convolutions (``conv1d``, ``conv2d``, ``conv3d``), with ``dropout`` and ``pad``
+(spec/ops/nn.md), and the pieces the other ``R.nn`` modules share (attribute converters,
+layouts, window counts, sliding windows). Pooling is in ``pool.py``, the transposed
+convolutions in ``conv_transpose.py``, normalizations in ``normalization.py``, attention
+in ``attention.py``.
 
 Each op's struct-info rule and NumPy semantics sit side by side. The numerics follow
 TVM's legalization (``relax/transform/legalize_ops/nn.py`` and ``topi.nn``):
@@ -32,18 +33,14 @@ from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import (
     CONV_LAYOUTS, OpRuntimeError, common_dtype, common_vdevice, conv_accumulator, expr_text,
-    int_const, layout_letters, lowest_value, provably_ne, quiet, tensor_arg, trunc_div,
-    working_dtype,
+    int_const, lowest_value, provably_ne, quiet, tensor_arg, working_dtype,
 )
 from .registry import (
-    Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, to_dtype, to_float,
+    Attr, DeduceContext, OpDef, Operand, one_of, register, to_dtype, to_float,
     to_int, to_int_tuple, to_str,
 )
 
 FAMILY = "nn"
-
-_POOL2D_LAYOUT = "NCHW"
-
 
 # =============================================================================================
 # Shared pieces: attribute converters, layouts, window counts
@@ -87,12 +84,6 @@ def out_layout_from(layout_param: str, default: str):
             args["out_layout"] = args.get(layout_param, default)
         return args
     return bind
-
-
-def _opt_output_size(value):
-    if value is None:
-        return None
-    return spatial_tuple(2, "output_size")(value)
 
 
 def layout_permutation(layout: str, canonical: str) -> tuple[int, ...] | None:
@@ -272,7 +263,7 @@ def deduce_conv3d(ctx: DeduceContext) -> si.StructInfo:
     return _deduce_conv(ctx, 3)
 
 
-def _windows(xp: np.ndarray, kernel: Sequence[int], strides: Sequence[int],
+def sliding_windows(xp: np.ndarray, kernel: Sequence[int], strides: Sequence[int],
              dilation: Sequence[int], outs: Sequence[int]) -> np.ndarray:
     """The sliding windows over the trailing ``len(kernel)`` axes of a padded array:
     shape ``xp.shape[:-n] + outs + kernel`` (every count in ``outs`` >= 1)."""
@@ -322,7 +313,7 @@ def _conv(attrs, data, weight, *, nsp: int):
     else:
         xp = np.pad(x.astype(acc), [(0, 0), (0, 0)] +
                     [(padding[i], padding[i + nsp]) for i in range(nsp)])
-        win = _windows(xp, kernel, strides, dilation, outs)   # n, c, *outs, *kernel
+        win = sliding_windows(xp, kernel, strides, dilation, outs)   # n, c, *outs, *kernel
         win = win.reshape((n, groups, cg) + tuple(outs) + tuple(kernel))
         wg = w.astype(acc).reshape((groups, o // groups, cg) + tuple(kernel))
         sp = "dhw"[-nsp:]
@@ -330,240 +321,6 @@ def _conv(attrs, data, weight, *, nsp: int):
         result = np.einsum(f"ngc{sp}{ks},goc{ks}->ngo{sp}", win, wg, optimize=True)
         result = result.reshape(shape)
     return np.ascontiguousarray(from_canonical(result.astype(out_dt), data_canon, out_layout))
-
-
-# =============================================================================================
-# Pooling
-# =============================================================================================
-
-def split_pool_layout(layout: str) -> tuple[int, int] | None:
-    """SI-nn-layout-1 for pools: the positions of H and W in a layout that splits N or C
-    (``NCHW16c``: each of N, C, H, W once, then sub-axes ``<factor><letter>`` of N or C,
-    each once); None for any other string. Pooling works on H and W only, so the other
-    axes, split or not, pass through."""
-    i, letters, factors = 0, [], {}
-    while i < len(layout):
-        j = i
-        while j < len(layout) and layout[j].isdigit():
-            j += 1
-        if j == len(layout):
-            return None
-        letter, factor = layout[j], layout[i:j]
-        if letter.isupper() == bool(factor) or (factor and int(factor) <= 0):
-            return None
-        if factor:
-            factors[letter] = int(factor)
-        letters.append(letter)
-        i = j + 1
-    primal = [c for c in letters if c.isupper()]
-    split = [c for c in letters if c.islower()]
-    if sorted(primal) != sorted(_POOL2D_LAYOUT) or not split or len(set(split)) != len(split) \
-            or any(c.upper() not in "NC" for c in split):
-        return None
-    return letters.index("H"), letters.index("W")
-
-
-def _pool_layouts(ctx: DeduceContext, x: si.TensorStructInfo):
-    """SI-nn-pool-2: ``layout`` and ``out_layout`` are permutations of NCHW
-    (SI-nn-layout-1) and a known ndim is 4 (SI-nn-layout-2): their permutations. Or the
-    layout splits N or C (``NCHW16c``) and ``out_layout`` is the same: ``("split", (h,
-    w))``, the positions of H and W."""
-    layout = ctx.attr("layout")
-    hw = split_pool_layout(layout)
-    if hw is not None and ctx.attr("out_layout") == layout:
-        check_layout_ndim(ctx, x, layout_letters(layout), "data")
-        return "split", hw
-    perm = check_layout(ctx, layout, _POOL2D_LAYOUT, "data")
-    operm = check_layout(ctx, ctx.attr("out_layout"), _POOL2D_LAYOUT, "output")
-    check_layout_ndim(ctx, x, layout, "data")
-    return perm, operm
-
-
-def _pooled(attrs, data: np.ndarray, rule: str, core) -> np.ndarray:
-    """The run-time layout frame of the pools (SI-nn-pool-2): ``core`` computes on an
-    NCHW array; the data is brought to NCHW and the result to ``out_layout``. A split
-    layout (``NCHW16c``) moves H and W last and folds the other axes into C."""
-    layout, out_layout = attrs.get("layout"), attrs.get("out_layout")
-    hw = split_pool_layout(layout)
-    if hw is not None and out_layout == layout:
-        if data.ndim != len(layout_letters(layout)):
-            raise OpRuntimeError("shape_mismatch", f"layout {layout} needs a "
-                                 f"{len(layout_letters(layout))}-d tensor, found "
-                                 f"{data.ndim}-d", rule=rule)
-        x = np.moveaxis(data, hw, (-2, -1))
-        rest = x.shape[:-2]
-        result = core(x.reshape((1, int(np.prod(rest))) + x.shape[-2:]))
-        result = result.reshape(rest + result.shape[-2:])
-        return np.ascontiguousarray(np.moveaxis(result, (-2, -1), hw))
-    perm = runtime_perm(layout, _POOL2D_LAYOUT, rule)
-    runtime_perm(out_layout, _POOL2D_LAYOUT, rule)
-    if data.ndim != 4:
-        raise OpRuntimeError("shape_mismatch", f"needs a 4-d tensor, found {data.ndim}-d",
-                             rule=rule)
-    result = core(np.transpose(data, perm))
-    return np.ascontiguousarray(from_canonical(result, _POOL2D_LAYOUT, out_layout))
-
-
-def _pool_result(x: si.TensorStructInfo, layouts, spatial) -> si.TensorStructInfo:
-    """The pooled struct info: H and W become ``spatial``, the rest is kept."""
-    kind, where = layouts
-    if kind == "split":
-        dims = list(x.shape)
-        dims[where[0]], dims[where[1]] = spatial
-        return si.TensorStructInfo(tuple(dims), x.dtype, vdevice=x.vdevice)
-    d = [x.shape[p] for p in kind]
-    return si.TensorStructInfo(to_layout([d[0], d[1], *spatial], _POOL2D_LAYOUT, where),
-                               x.dtype, vdevice=x.vdevice)
-
-
-def _pool_spatial_dims(x: si.TensorStructInfo, layouts) -> list:
-    kind, where = layouts
-    if kind == "split":
-        return [x.shape[where[0]], x.shape[where[1]]]
-    return [x.shape[kind[2]], x.shape[kind[3]]]
-
-
-def _pool_ndim(ctx: DeduceContext) -> int:
-    return len(layout_letters(ctx.attr("layout")))
-
-
-def deduce_pool2d(ctx: DeduceContext) -> si.StructInfo:
-    """SI-nn-pool-1..3 (max_pool2d, avg_pool2d).
-
-    1. pool_size, strides and dilation are >= 1, padding >= 0.
-    2. ``layout``/``out_layout`` are permutations of NCHW (SI-nn-layout-1); a known ndim
-       is 4 (SI-nn-layout-2). (A call's ``out_layout`` of None is ``layout``, filled in by
-       ``out_layout_from`` at canonicalization.)
-    3. Each output spatial dimension is SI-nn-window-1 with ``ceil_mode``; a constant
-       negative one is an error. Batch and channels are kept; so is the dtype.
-    Without the shape, only the dtype and ndim 4 are known."""
-    x = tensor_arg(ctx, 0, "data")
-    pool, strides = ctx.attr("pool_size"), ctx.attr("strides")
-    padding, dilation = ctx.attr("padding"), ctx.attr("dilation")
-    check_window_attrs(ctx, "SI-nn-pool-1", kernel=pool, strides=strides, padding=padding,
-                        dilation=dilation)
-    layouts = _pool_layouts(ctx, x)
-    if x.shape is None:
-        return si.TensorStructInfo(None, x.dtype, _pool_ndim(ctx), x.vdevice)
-    sizes = _pool_spatial_dims(x, layouts)
-    spatial = [window_count_expr(ctx, sizes[i], pool[i], padding[i], padding[i + 2],
-                                 strides[i], dilation[i], ctx.attr("ceil_mode"))
-               for i in range(2)]
-    negative_dim_error(ctx, spatial, "pooling window", "SI-nn-pool-3")
-    return _pool_result(x, layouts, spatial)
-
-
-def window_sum(windows: np.ndarray, n: int) -> np.ndarray:
-    """EXEC-nn-pool-3: the sum over the last ``n`` axes in the dtype, one cell at a time in
-    row-major order from zero (a left fold, as a reduction loop adds; NumPy's own
-    ``sum`` adds float16 pairwise in float32 or not depending on the memory layout)."""
-    lead = windows.shape[:windows.ndim - n]
-    cells = windows.reshape(lead + (int(np.prod(windows.shape[windows.ndim - n:])),))
-    if cells.shape[-1] == 0:
-        return np.zeros(lead, windows.dtype)
-    return np.add.accumulate(cells, axis=-1, dtype=windows.dtype)[..., -1]
-
-
-def avg_pool_counts(out: int, size: int, kernel: int, stride: int, dilation: int,
-                    pad_before: int, pad_after: int, count_include_pad: bool) -> np.ndarray:
-    """EXEC-nn-pool-2 along one axis: the divisor count of each window, as topi computes
-    it. With ``count_include_pad`` the window is clipped to the explicitly padded extent
-    (not the extra ``ceil_mode`` padding); without, to the input itself. The counts may
-    be <= 0 for a window that holds no input element; the caller clamps the product."""
-    start = np.arange(out, dtype=np.int64) * stride - pad_before
-    end = start + (kernel - 1) * dilation
-    if count_include_pad:
-        end = np.minimum(end, size + pad_after - 1)
-        return trunc_div(end - start, dilation) + 1
-    jumps = np.maximum(trunc_div(dilation - 1 - start, dilation), 0)
-    end = np.minimum(end, size - 1)
-    return trunc_div(end - (start + dilation * jumps), dilation) + 1
-
-
-@quiet
-def _pool2d(attrs, data, *, kind: str):
-    """EXEC-nn-pool-1..2: windows over the padded input (SI-nn-window-1). Max pooling
-    pads with the lowest finite value; average pooling sums in the dtype (padding counts
-    as zero) and divides by ``max(count, 1)`` per EXEC-nn-pool-2 (integers truncate)."""
-    rule = "EXEC-nn-pool-1"
-    return _pooled(attrs, data, rule, lambda x: _pool2d_nchw(attrs, x, kind, rule))
-
-
-def _pool2d_nchw(attrs, x: np.ndarray, kind: str, rule: str) -> np.ndarray:
-    pool, strides = attrs.get("pool_size"), attrs.get("strides")
-    padding, dilation, ceil = attrs.get("padding"), attrs.get("dilation"), attrs.get("ceil_mode")
-    sizes = x.shape[2:]
-    outs = [window_count(sizes[i], pool[i], padding[i], padding[i + 2], strides[i],
-                         dilation[i], ceil) for i in range(2)]
-    if any(v < 0 for v in outs):
-        raise OpRuntimeError("invalid_value", f"the pooling window {tuple(pool)} is larger "
-                             f"than the padded input {sizes}", rule=rule)
-    if min(outs) == 0:
-        return np.zeros(x.shape[:2] + tuple(outs), x.dtype)
-    extra = [s - 1 if ceil else 0 for s in strides]
-    widths = [(0, 0), (0, 0)] + [(padding[i], padding[i + 2] + extra[i]) for i in range(2)]
-    if kind == "max":
-        xp = np.pad(x, widths, constant_values=lowest_value(x.dtype))
-        result = _windows(xp, pool, strides, dilation, outs).max(axis=(-2, -1))
-    else:
-        xp = np.pad(x, widths)
-        sums = window_sum(_windows(xp, pool, strides, dilation, outs), 2)
-        include = attrs.get("count_include_pad")
-        ch, cw = (avg_pool_counts(outs[i], sizes[i], pool[i], strides[i], dilation[i],
-                                  padding[i], padding[i + 2], include) for i in range(2))
-        counts = ch[:, None] * cw[None, :]
-        if not include:
-            counts = np.maximum(counts, 1)
-        if x.dtype.kind in "iu":
-            result = trunc_div(sums.astype(np.int64), counts).astype(x.dtype)
-        else:
-            result = (sums / counts.astype(x.dtype)).astype(x.dtype)
-    return result
-
-
-def deduce_adaptive_avg_pool2d(ctx: DeduceContext) -> si.StructInfo:
-    """SI-nn-adaptive_pool-1..2: layouts as SI-nn-pool-2; the output spatial dimensions
-    are ``output_size`` (each >= 0), or the input's when it is None."""
-    x = tensor_arg(ctx, 0, "data")
-    size = ctx.attr("output_size")
-    if size is not None and any(v < 0 for v in size):
-        raise ctx.error(f"output_size {list(size)} must be >= 0", rule="SI-nn-adaptive_pool-1")
-    layouts = _pool_layouts(ctx, x)
-    if x.shape is None:
-        return si.TensorStructInfo(None, x.dtype, _pool_ndim(ctx), x.vdevice)
-    spatial = _pool_spatial_dims(x, layouts) if size is None else [P.IntImm(v) for v in size]
-    return _pool_result(x, layouts, spatial)
-
-
-@quiet
-def _adaptive_avg_pool2d(attrs, data):
-    """EXEC-nn-adaptive_pool-1: output cell ``i`` of an axis of input length ``L`` and
-    output length ``O`` averages ``[floor(i*L/O), ceil((i+1)*L/O))``; sums in the dtype,
-    integers truncate; an empty window divides by zero (NaN for floats, a trap for
-    integers)."""
-    rule = "EXEC-nn-adaptive_pool-1"
-    return _pooled(attrs, data, rule, lambda x: _adaptive_avg_pool2d_nchw(attrs, x, rule))
-
-
-def _adaptive_avg_pool2d_nchw(attrs, x: np.ndarray, rule: str) -> np.ndarray:
-    size = attrs.get("output_size") or x.shape[2:]
-    oh, ow = size
-    h, w = x.shape[2:]
-    result = np.zeros(x.shape[:2] + (oh, ow), x.dtype)
-    for i in range(oh):
-        h0, h1 = (i * h) // oh, -((-(i + 1) * h) // oh)
-        for j in range(ow):
-            w0, w1 = (j * w) // ow, -((-(j + 1) * w) // ow)
-            total = window_sum(x[:, :, h0:h1, w0:w1], 2)
-            count = (h1 - h0) * (w1 - w0)
-            if x.dtype.kind in "iu":
-                if count == 0:
-                    raise OpRuntimeError("division_by_zero", "an empty pooling window",
-                                         rule=rule)
-                result[:, :, i, j] = trunc_div(total.astype(np.int64), count)
-            else:
-                result[:, :, i, j] = total / x.dtype.type(count)
-    return result
 
 
 # =============================================================================================
@@ -682,23 +439,6 @@ def _register_all() -> None:
            lambda attrs, d, w, nsp=nsp: _conv(attrs, d, w, nsp=nsp), "SI-nn-conv-1",
            bind=out_layout_from("data_layout", data_canon),
            legalize=lambda ctx, nsp=nsp: low.legalize_conv(ctx, nsp))
-
-    pool_attrs = (Attr("pool_size", 1, spatial_tuple(2, "pool_size")),
-                  Attr("strides", 1, spatial_tuple(2, "strides")),
-                  Attr("padding", 0, padding_tuple(2)),
-                  Attr("dilation", 1, spatial_tuple(2, "dilation")),
-                  Attr("ceil_mode", False, to_bool), Attr("count_include_pad", False, to_bool),
-                  Attr("layout", _POOL2D_LAYOUT, to_str), Attr("out_layout", None, to_str))
-    pool_layout = out_layout_from("layout", _POOL2D_LAYOUT)
-    for kind in ("max", "avg"):
-        op(f"{kind}_pool2d", (Operand("data"),), pool_attrs, deduce_pool2d,
-           lambda attrs, x, kind=kind: _pool2d(attrs, x, kind=kind), "SI-nn-pool-1",
-           bind=pool_layout, legalize=lambda ctx, kind=kind: low.legalize_pool2d(ctx, kind))
-    op("adaptive_avg_pool2d", (Operand("data"),),
-       (Attr("output_size", None, _opt_output_size), Attr("layout", _POOL2D_LAYOUT, to_str),
-        Attr("out_layout", None, to_str)),
-       deduce_adaptive_avg_pool2d, _adaptive_avg_pool2d, "SI-nn-adaptive_pool-1",
-       bind=pool_layout, legalize=low.legalize_adaptive_avg_pool2d)
 
     op("dropout", (Operand("data"),), (Attr("rate", 0.5, to_float),), deduce_dropout,
        _dropout, "SI-nn-dropout-1", legalize=low.legalize_dropout)

@@ -225,46 +225,47 @@ def _pool_frame(ctx):
     return x, letters, out_letters, out_shape
 
 
-def legalize_pool2d(ctx, kind: str):
-    """max_pool2d/avg_pool2d: ``pad_temp`` (padding: the lowest finite value for max,
-    zero for avg; ceil mode adds ``stride - 1`` trailing cells as EXEC-nn-pool-1), a
-    max or sum reduction over the window, then for avg the division by the
-    EXEC-nn-pool-2 count and for float max the NaN fix-up (TE-leg-nn-4)."""
+def legalize_pool(ctx, kind: str, nsp: int):
+    """max/avg_pool{1,2,3}d: ``pad_temp`` (padding: the lowest finite value for max, zero
+    for avg; ceil mode adds ``stride - 1`` trailing cells as EXEC-nn-pool-1), a max or
+    sum reduction over the window, then for avg the division by the EXEC-nn-pool-2
+    count and for float max the NaN fix-up (TE-leg-nn-4)."""
     x, letters, out_letters, out_shape = _pool_frame(ctx)
+    sp = CONV_LAYOUTS[nsp][0][2:]
     pool, strides = ctx.attr("pool_size"), ctx.attr("strides")
     padding, dilation, ceil = ctx.attr("padding"), ctx.attr("dilation"), ctx.attr("ceil_mode")
     npdt = numpy_dtype(x.dtype)
     extra = [s - 1 if ceil else 0 for s in strides]
     pad_value = lowest_value(npdt) if kind == "max" else 0
     pad_value = pad_value.item() if hasattr(pad_value, "item") else pad_value
-    padded = pad_stage(x, letters, {"H": padding[0], "W": padding[1]},
-                       {"H": padding[2] + extra[0], "W": padding[3] + extra[1]},
+    padded = pad_stage(x, letters, {c: padding[a] for a, c in enumerate(sp)},
+                       {c: padding[a + nsp] + extra[a] for a, c in enumerate(sp)},
                        te.const(pad_value, x.dtype))
-    rh, rw = te.reduce_axis(pool[0], "rv0"), te.reduce_axis(pool[1], "rv1")
+    axes = [te.reduce_axis(pool[a], f"rv{a}") for a in range(nsp)]
 
-    def window(idx, rh=rh, rw=rw):
+    def window(idx, axes=axes):
         o = by_letter(out_letters, idx)
         src = dict(o)
-        src["H"] = add(mul(o["H"], strides[0]), mul(rh.var, dilation[0]))
-        src["W"] = add(mul(o["W"], strides[1]), mul(rw.var, dilation[1]))
+        for a, c in enumerate(sp):
+            src[c] = add(mul(o[c], strides[a]), mul(axes[a].var, dilation[a]))
         return padded[at(letters, src)]
 
     if kind == "max":
-        out = te.compute(out_shape, lambda *i: te.max(window(i), axis=[rh, rw]),
+        out = te.compute(out_shape, lambda *i: te.max(window(i), axis=axes),
                          name="pool_max", axis_prefix="ax")
         if x.dtype.is_float:
             out = _propagate_nan(out, window, pool, out_shape)
-        return ctx.call_te(out, "max_pool2d")
-    total = te.compute(out_shape, lambda *i: te.sum(window(i), axis=[rh, rw]),
+        return ctx.call_te(out, f"max_pool{nsp}d")
+    total = te.compute(out_shape, lambda *i: te.sum(window(i), axis=axes),
                        name="pool_sum", axis_prefix="ax")
-    sizes = {"H": x.shape[letters.index("H")], "W": x.shape[letters.index("W")]}
+    sizes = {c: x.shape[letters.index(c)] for c in sp}
     include = ctx.attr("count_include_pad")
 
     def count(o, c, a):
         start = add(mul(o, strides[a]), -padding[a])
         end = add(start, (pool[a] - 1) * dilation[a])
         if include:
-            end = P.Min(end, add(sizes[c], padding[a + 2] - 1), INT64)
+            end = P.Min(end, add(sizes[c], padding[a + nsp] - 1), INT64)
             return add(_trunc_div(P.Sub(end, start, INT64), dilation[a]), 1)
         jumps = P.Max(_trunc_div(P.Sub(_i64(dilation[a] - 1), start, INT64), dilation[a]),
                       _i64(0), INT64)
@@ -274,7 +275,9 @@ def legalize_pool2d(ctx, kind: str):
 
     def average(*idx):
         o = by_letter(out_letters, idx)
-        n = P.Mul(count(o["H"], "H", 0), count(o["W"], "W", 1), INT64)
+        n = count(o[sp[0]], sp[0], 0)
+        for a in range(1, nsp):
+            n = P.Mul(n, count(o[sp[a]], sp[a], a), INT64)
         if not include:
             n = P.Max(n, _i64(1), INT64)
         s = total[idx]
@@ -282,7 +285,7 @@ def legalize_pool2d(ctx, kind: str):
             return te.div(s, te.cast(x.dtype, n))
         return te.cast(x.dtype, P.Div(te.cast(INT64, s), n, INT64))
     out = te.compute(out_shape, average, name="pool_avg", axis_prefix="ax")
-    return ctx.call_te(out, "avg_pool2d")
+    return ctx.call_te(out, f"avg_pool{nsp}d")
 
 
 def _trunc_div(a: P.PrimExpr, b: int) -> P.PrimExpr:
@@ -294,24 +297,25 @@ def _propagate_nan(out: te.Tensor, window, extents, out_shape) -> te.Tensor:
     """NumPy's max propagates a NaN; TIR's ``max(a, b)`` is ``a > b ? a : b``, which
     drops a NaN met before the last element. A second reduction finds the windows that
     hold a NaN and a last stage puts NaN there (each stage stays vectorizable)."""
-    r0, r1 = te.reduce_axis(extents[0], "rv0"), te.reduce_axis(extents[1], "rv1")
+    axes = [te.reduce_axis(e, f"rv{a}") for a, e in enumerate(extents)]
     flag = te.compute(out_shape, lambda *i: te.max(
-        te.cast("int8", te.call_intrin("isnan", window(i, r0, r1), dtype=BOOL)),
-        axis=[r0, r1]), name="pool_nan", axis_prefix="ax")
+        te.cast("int8", te.call_intrin("isnan", window(i, axes), dtype=BOOL)),
+        axis=axes), name="pool_nan", axis_prefix="ax")
     nan = te.const(float("nan"), out.dtype)
     return te.compute(out_shape, lambda *i: te.select(
         P.NE(flag[i], te.const(0, "int8"), BOOL), nan, out[i]), name="pool_max_nan",
         axis_prefix="ax")
 
 
-def legalize_adaptive_avg_pool2d(ctx):
+def legalize_adaptive_avg_pool(ctx, nsp: int):
     """Output cell ``i`` of an axis (input ``L``, output ``O``) sums the input over
     ``[floor(i*L/O), ceil((i+1)*L/O))`` (EXEC-nn-adaptive_pool-1): a sum over a fixed
     window of ``L // O + 2`` cells (at least the longest such range; 1 when ``O`` is
     ``L``) whose cells past the range add zero, then the division by the range's size."""
     x, letters, out_letters, out_shape = _pool_frame(ctx)
-    sizes = {c: x.shape[letters.index(c)] for c in "HW"}
-    outs = {c: out_shape[out_letters.index(c)] for c in "HW"}
+    sp = CONV_LAYOUTS[nsp][0][2:]
+    sizes = {c: x.shape[letters.index(c)] for c in sp}
+    outs = {c: out_shape[out_letters.index(c)] for c in sp}
 
     def bounds(i, c):
         size, o = sizes[c], outs[c]
@@ -325,28 +329,32 @@ def legalize_adaptive_avg_pool2d(ctx):
         if same_expr(sizes[c], outs[c]):
             return _i64(1)
         return add(P.FloorDiv(sizes[c], outs[c], INT64), 2)
-    rh, rw = te.reduce_axis(extent("H"), "rv0"), te.reduce_axis(extent("W"), "rv1")
+    axes = {c: te.reduce_axis(extent(c), f"rv{a}") for a, c in enumerate(sp)}
 
     def window_sum(*idx):
         o = by_letter(out_letters, idx)
-        (h0, h1), (w0, w1) = bounds(o["H"], "H"), bounds(o["W"], "W")
-        src = dict(o)
-        src["H"], src["W"] = add(h0, rh.var), add(w0, rw.var)
-        inside = te.all_of(lt(add(h0, rh.var), h1), lt(add(w0, rw.var), w1))
-        return te.sum(te.if_then_else(inside, x[at(letters, src)], te.const(0, x.dtype)),
-                      axis=[rh, rw])
+        src, inside = dict(o), []
+        for c in sp:
+            lo, hi = bounds(o[c], c)
+            src[c] = add(lo, axes[c].var)
+            inside.append(lt(src[c], hi))
+        return te.sum(te.if_then_else(te.all_of(*inside), x[at(letters, src)],
+                                      te.const(0, x.dtype)), axis=list(axes.values()))
     total = te.compute(out_shape, window_sum, name="adaptive_pool_sum", axis_prefix="ax")
 
     def average(*idx):
         o = by_letter(out_letters, idx)
-        (h0, h1), (w0, w1) = bounds(o["H"], "H"), bounds(o["W"], "W")
-        n = P.Mul(P.Sub(h1, h0, INT64), P.Sub(w1, w0, INT64), INT64)
+        n = None
+        for c in sp:
+            lo, hi = bounds(o[c], c)
+            length = P.Sub(hi, lo, INT64)
+            n = length if n is None else P.Mul(n, length, INT64)
         s = total[idx]
         if x.dtype.is_float:
             return te.div(s, te.cast(x.dtype, n))
         return te.cast(x.dtype, P.Div(te.cast(INT64, s), n, INT64))
     out = te.compute(out_shape, average, name="adaptive_pool_avg", axis_prefix="ax")
-    return ctx.call_te(out, "adaptive_avg_pool2d")
+    return ctx.call_te(out, f"adaptive_avg_pool{nsp}d")
 
 
 # -- pad and dropout (TE-leg-nn-6) ---------------------------------------------------------

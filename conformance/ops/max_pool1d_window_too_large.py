@@ -1,0 +1,9 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 1, 2), dtype="float32")):
+        y = R.nn.max_pool1d(x, pool_size=4)
+        return y
