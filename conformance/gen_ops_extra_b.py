@@ -235,5 +235,124 @@ def _scatters() -> list[Case]:
     return out
 
 
+def _nll_grad(g, pred, t, w, reduction, ignore):
+    """nll_loss_backward written out per element, classes on axis 1 (float32 steps)."""
+    wt = np.array([0.0 if v == ignore else w[v] for v in t.reshape(-1)],
+                  "float32").reshape(t.shape)
+    total = np.float32(0)
+    for v in wt.reshape(-1):
+        total = np.float32(total + v)
+    out = np.zeros(pred.shape, "float32")
+    for p in np.ndindex(*t.shape):
+        gp = g[p] if reduction == "none" else g[()]
+        if reduction == "mean":
+            gp = np.float32(gp / total)
+        if t[p] != ignore:
+            out[(p[0], int(t[p])) + p[1:]] = np.float32(np.float32(0 - wt[p]) * gp)
+    return out
+
+
+def _gradient() -> list[Case]:
+    out = []
+    x = fdata((2, 3), 920)
+    out.append(_case("grad_markers_identity", [("x", ann(("n", 3)))],
+                     ["a = R.grad.start_checkpoint(x)", "b = R.grad.no_grad(a)",
+                      "y = R.grad.end_checkpoint(b)"],
+                     [ok([T_(x)], [T_(x)])],
+                     ["relax.grad.no_grad", "relax.grad.start_checkpoint",
+                      "relax.grad.end_checkpoint", "EXEC-grad-mark-1"],
+                     "the gradient markers are the identity", sym=("n",)))
+    out.append(_invalid("grad_checkpoint_of_a_constant", [("x", ann((3,)))],
+                        'y = R.grad.start_checkpoint(R.const(1.0, "float32"))',
+                        "SI-grad-mark-2", ["relax.grad.start_checkpoint"],
+                        "a checkpoint marker's operand must be a variable, not a constant"))
+    TB = ["relax.grad.take_backward", "SI-grad-take-1", "EXEC-grad-take-1"]
+    g = fdata((2, 3), 921)
+    i = np.array([3, 1, 3], I64)
+    want = np.zeros((2, 4), "float32")
+    for r in range(2):
+        for k in range(3):
+            want[r, i[k]] += g[r, k]
+    out.append(_case("grad_take_backward_repeats", [("g", ann(("n", 3))), ("x", ann(("n", 4))),
+                                                    ("i", ann((3,), I64))],
+                     "y = R.grad.take_backward(g, x, i, axis=1)",
+                     [ok([T_(g), T_(np.zeros((2, 4), "float32")), T_(i)], [T_(want)]),
+                      trap([T_(g), T_(np.zeros((2, 4), "float32")), T_(np.array([0, 4, 0], I64))],
+                           "index_out_of_bounds")], TB,
+                     "gradient of take along axis 1: column 3 taken twice gets both "
+                     "gradients; index 4 traps", sym=("n",)))
+    out.append(_invalid("grad_take_backward_bad_grad", [("g", ann((2, 2))), ("x", ann((2, 4))),
+                                                        ("i", ann((3,), I64))],
+                        "y = R.grad.take_backward(g, x, i, axis=1)", "SI-grad-take-2", TB[:1],
+                        "output_grad (2, 2) is not take's result (2, 3)"))
+    NB = ["relax.grad.nll_loss_backward", "SI-grad-nll-1", "EXEC-grad-nll-1"]
+    pred = fdata((3, 4), 922)
+    t = np.array([0, 3, 2], I64)
+    w = np.array([0.5, 1.0, 2.0, 4.0], "float32")
+    g0 = np.array(1.5, "float32")
+    out.append(_case("grad_nll_loss_backward_mean_ignore",
+                     [("g", ann(())), ("p", ann((3, 4))), ("t", ann((3,), I64)),
+                      ("w", ann((4,)))],
+                     'y = R.grad.nll_loss_backward(g, p, t, w, reduction="mean", '
+                     'ignore_index=3)',
+                     [ok([T_(g0), T_(pred), T_(t), T_(w)],
+                         [T_(_nll_grad(g0, pred, t, w, "mean", 3))]),
+                      trap([T_(g0), T_(pred), T_(np.array([0, 4, 2], I64)), T_(w)],
+                           "index_out_of_bounds")], NB,
+                     "mean reduction with target 3 ignored: -w[t] * g / sum(w[t]) at the "
+                     "target class; target 4 traps"))
+    t2 = np.array([0, -100, 2], I64)
+    out.append(_case("grad_nll_loss_backward_default_ignore",
+                     [("g", ann(())), ("p", ann((3, 4))), ("t", ann((3,), I64))],
+                     'y = R.grad.nll_loss_backward(g, p, t, reduction="sum")',
+                     [ok([T_(g0), T_(pred), T_(t2)],
+                         [T_(_nll_grad(g0, pred, t2, np.ones(4, "float32"), "sum", -100))])],
+                     NB, "a target equal to the default ignore_index -100 has weight 0 "
+                     "(TVM's kernel reads weights[-100])"))
+    return out
+
+
+def _inspection() -> list[Case]:
+    from generate import Run
+
+    IN = ["SI-inspect-1", "EXEC-inspect-1"]
+    ops = ["relax.inspect.tensor_dtype_code", "relax.inspect.tensor_dtype_bits",
+           "relax.inspect.tensor_dtype_lanes", "relax.inspect.tensor_ndim",
+           "relax.inspect.tensor_shape_i", "relax.inspect.tensor_stride_i"]
+    x = fdata((3, 4), 930, dtype="float16")
+    body = ["a = R.inspect.tensor_dtype_code(x)", "b = R.inspect.tensor_dtype_bits(x)",
+            "c = R.inspect.tensor_dtype_lanes(x)", "d = R.inspect.tensor_ndim(x)",
+            "e = R.inspect.tensor_shape_i(x, 0)", "f = R.inspect.tensor_stride_i(x, 0)",
+            "y = (a, b, c, d, e, f)"]
+    want = [prim(2, "uint8"), prim(16, "uint8"), prim(1, "uint16"), prim(2, "int32"),
+            prim(3, I64), prim(4, I64)]
+    out = [_case("inspect_fields_f16", [("x", ann(("n", 4), "float16"))], body,
+                 [ok([T_(x)], want)], ops + IN,
+                 "DLPack fields of a (3, 4) float16 tensor: code 2, 16 bits, 1 lane, "
+                 "ndim 2, shape[0] 3, stride[0] 4", sym=("n",))]
+    body = ['s = R.memory.alloc_storage(R.shape([64]), 0, "global", "uint8")',
+            'v = R.memory.alloc_tensor(s, 24, R.shape([2, 3]), "float32")',
+            "a = R.inspect.tensor_byte_offset(v)", "b = R.inspect.tensor_elem_offset(v)",
+            "c = R.inspect.tensor_byte_offset(x)", "y = (a, b, c)"]
+    out.append(_case("inspect_offsets_of_a_view", [("x", ann((2,)))], body,
+                     [ok([T_(np.zeros(2, "float32"))],
+                         [prim(24, "uint64"), prim(6, "uint64"), prim(0, "uint64")])],
+                     ["relax.inspect.tensor_byte_offset", "relax.inspect.tensor_elem_offset"]
+                     + IN, "a float32 tensor at byte 24 of a storage: byte offset 24, "
+                     "element offset 6; an argument's offset is 0"))
+    out.append(_case("inspect_axis_out_of_range", [("x", ann(ndim=2)), ("k", 'R.Prim("int64")')],
+                     "y = R.inspect.tensor_shape_i(x, k)",
+                     [ok([T_(np.zeros((2, 5), "float32")), prim(1)], [prim(5, I64)]),
+                      Run([T_(np.zeros((2, 5), "float32")), prim(2)], None, "trap",
+                          "invalid_value")],
+                     ["relax.inspect.tensor_shape_i"] + IN,
+                     "shape_i at a run-time axis: 1 gives 5, 2 is past the ndim"))
+    out.append(_invalid("inspect_stride_axis_too_large", [("x", ann((2, 3)))],
+                        "y = R.inspect.tensor_stride_i(x, 2)", "SI-inspect-2",
+                        ["relax.inspect.tensor_stride_i"],
+                        "a constant axis 2 of a 2-d tensor"))
+    return out
+
+
 def cases() -> list[Case]:
-    return _gathers() + _scatters()
+    return _gathers() + _scatters() + _gradient() + _inspection()

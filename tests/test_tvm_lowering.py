@@ -66,6 +66,15 @@ KNOWN_LOWERED = {
                                             "instead of x[0]: out of bounds"),
     "topk_symbolic": (TVM_BUG, "TVM deduces k elements whatever the axis length (min(k, n) "
                                 "here), so its printed annotation is finer than ours"),
+    "scatter_elements_narrow_after_axis": (TVM_BUG, "the kernel walks data with the "
+                                                    "indices' flat positions after the axis"),
+    "slice_scatter_step3_symbolic": (TVM_BUG, "reads src at clipped input positions, past "
+                                              "src's end (masked afterwards)"),
+    "slice_scatter_prim_bounds": (TVM_BUG, "as slice_scatter_step3_symbolic"),
+    "index_put_broadcast_value": (TVM_BUG, "reads the values flat (values[k]), past the end "
+                                           "of a broadcast value"),
+    "grad_nll_loss_backward_default_ignore": (TVM_BUG, "a target equal to ignore_index -100 "
+                                                       "reads weights[-100]"),
     # Checks TVM's lowering leaves out: the kernel runs without them.
     "argmin_symbolic_empty_trap": (TVM_CHECK, "argmin of an empty axis"),
     "max_empty_trap": (TVM_CHECK, "max of an empty axis"),

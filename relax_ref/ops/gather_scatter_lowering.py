@@ -194,7 +194,7 @@ def combine_expr(reduction: str, cur: P.PrimExpr, upd: P.PrimExpr) -> P.PrimExpr
     return P.Div(P.Add(cur, upd, dt), two, dt)
 
 
-def _nest(extents: Sequence[P.PrimExpr], body: Callable, prefix: str) -> tir.Stmt:
+def serial_nest(extents: Sequence[P.PrimExpr], body: Callable, prefix: str) -> tir.Stmt:
     idx = tuple(P.Var(f"{prefix}{k}", INT64) for k in range(len(extents)))
     stmt = body(idx)
     for v, ext in reversed(list(zip(idx, extents))):
@@ -203,10 +203,11 @@ def _nest(extents: Sequence[P.PrimExpr], body: Callable, prefix: str) -> tir.Stm
 
 
 def serial_scatter_func(name: str, inputs: Sequence[tuple[str, tuple, DataType]],
-                        out_shape: tuple, out_dtype: DataType, updates: Callable
-                        ) -> CreatedFunc:
-    """A PrimFunc ``name(inputs..., out)`` that copies ``inputs[0]`` into ``out`` and then
-    runs ``updates(buffers, out) -> Stmt`` (TE-leg-index-8). Shapes use the caller's
+                        out_shape: tuple, out_dtype: DataType, updates: Callable,
+                        zero: bool = False) -> CreatedFunc:
+    """A PrimFunc ``name(inputs..., out)`` that copies ``inputs[0]`` into ``out`` (with
+    ``zero``: fills it with zeros) and then runs ``updates(buffers, out) -> Stmt``
+    (TE-leg-index-8). Shapes use the caller's
     symbolic variables; the function gets its own (TE-func-2), and those no buffer has
     as a whole dimension are int64 parameters passed as prim values."""
     caller: dict[int, P.Var] = {}
@@ -218,8 +219,9 @@ def serial_scatter_func(name: str, inputs: Sequence[tuple[str, tuple, DataType]]
     bufs = [tir.Buffer(n, tuple(substitute(d, fresh) for d in shape), dt)
             for n, shape, dt in inputs]
     out = tir.Buffer("out_buf", tuple(substitute(d, fresh) for d in out_shape), out_dtype)
-    copy = _nest(out.shape, lambda i: tir.BufferStore(out, tir.BufferLoad(bufs[0], i, out_dtype),
-                                                      i), "i")
+    zero_value = P.FloatImm(0.0, out_dtype) if out_dtype.is_float else P.IntImm(0, out_dtype)
+    copy = serial_nest(out.shape, lambda i: tir.BufferStore(
+        out, zero_value if zero else tir.BufferLoad(bufs[0], i, out_dtype), i), "i")
     body = tir.SeqStmt((copy, updates(bufs, out)))
     block = tir.SBlock(name, (), (), (), body)
     root = tir.SBlock("root", (), (), (), tir.SBlockRealize((), _TRUE, block))
@@ -233,13 +235,14 @@ def serial_scatter_func(name: str, inputs: Sequence[tuple[str, tuple, DataType]]
     return CreatedFunc(func, passed)
 
 
-def _call_serial(ctx, name: str, operands: Sequence[tuple[rx.Expr, str, si.TensorStructInfo]],
-                 updates: Callable) -> rx.Call:
-    """``R.call_tir`` of ``serial_scatter_func`` over the operands (data first); the result
-    has the data's shape and dtype."""
-    data = operands[0][2]
+def call_serial(ctx, name: str, operands: Sequence[tuple[rx.Expr, str, si.TensorStructInfo]],
+                updates: Callable, result: si.TensorStructInfo | None = None,
+                zero: bool = False) -> rx.Call:
+    """``R.call_tir`` of ``serial_scatter_func`` over the operands; the result has the
+    shape and dtype of ``result`` (default: the first operand's, which is copied)."""
+    data = operands[0][2] if result is None else result
     created = serial_scatter_func(name, [(n, tuple(s.shape), s.dtype) for _, n, s in operands],
-                                  tuple(data.shape), data.dtype, updates)
+                                  tuple(data.shape), data.dtype, updates, zero)
     gv = ctx.add_prim_func(name, created.func)
     args = rx.Tuple(tuple(e for e, _, _ in operands)
                     + tuple(rx.PrimValue(v) for v in created.tir_vars))
@@ -247,14 +250,14 @@ def _call_serial(ctx, name: str, operands: Sequence[tuple[rx.Expr, str, si.Tenso
     return rx.Call(rx.Op("relax.call_tir"), (gv, args), sinfo_args=(ty,), span=ctx.call.span)
 
 
-def _known(ctx, i: int) -> si.TensorStructInfo:
+def known_tensor(ctx, i: int) -> si.TensorStructInfo:
     s = ctx.arg_sinfo[i]
     if not isinstance(s, si.TensorStructInfo) or s.shape is None or s.dtype.is_void:
         raise ctx.decline(f"operand {i} has no known shape and dtype")
     return s
 
 
-def _store(out: tir.Buffer, target: tuple, upd: P.PrimExpr, reduction: str) -> tir.Stmt:
+def store_combined(out: tir.Buffer, target: tuple, upd: P.PrimExpr, reduction: str) -> tir.Stmt:
     cur = tir.BufferLoad(out, target, out.dtype)
     return tir.BufferStore(out, combine_expr(reduction, cur, upd), target)
 
@@ -265,7 +268,7 @@ def legalize_scatter_elements(ctx):
     combined with ``updates[p]`` (``wrap``: a negative index plus ``n``). Declines unless
     indices and updates have the same shape expressions and off-axis indices dimensions
     are known to fit the data's."""
-    data, ind, upd = (_known(ctx, i) for i in range(3))
+    data, ind, upd = (known_tensor(ctx, i) for i in range(3))
     axis = _axis(ctx, data.ndim)
     if not all(_same(a, b) for a, b in zip(ind.shape, upd.shape)):
         raise ctx.decline("indices and updates are not known to have one shape")
@@ -280,9 +283,9 @@ def legalize_scatter_elements(ctx):
             k = _as_index(tir.BufferLoad(i_buf, p, i_buf.dtype))
             target = list(p)
             target[axis] = _wrapped(k, d_buf.shape[axis])
-            return _store(out, tuple(target), tir.BufferLoad(u_buf, p, u_buf.dtype), reduction)
-        return _nest(i_buf.shape, one, "j")
-    return _call_serial(ctx, "scatter_elements",
+            return store_combined(out, tuple(target), tir.BufferLoad(u_buf, p, u_buf.dtype), reduction)
+        return serial_nest(i_buf.shape, one, "j")
+    return call_serial(ctx, "scatter_elements",
                         [(ctx.args[0], "data", data), (ctx.args[1], "indices", ind),
                          (ctx.args[2], "updates", upd)], updates)
 
@@ -292,7 +295,7 @@ def legalize_scatter_nd(ctx):
     major) and trailing position ``r``: ``out[indices[i, 0], ..., indices[i, K-1], r...]``
     combined with ``updates[i..., r...]``. Declines unless updates' shape is the same
     expressions as ``indices.shape[:-1] + data.shape[K:]``."""
-    data, ind, upd = (_known(ctx, i) for i in range(3))
+    data, ind, upd = (known_tensor(ctx, i) for i in range(3))
     k = int_const(ind.shape[-1])
     if k is None:
         raise ctx.decline("the number of coordinates is not a constant")
@@ -309,10 +312,10 @@ def legalize_scatter_nd(ctx):
             i, r = q[:lead], q[lead:]
             coords = tuple(_as_index(tir.BufferLoad(i_buf, tuple(i) + (P.IntImm(c, INT64),),
                                                     i_buf.dtype)) for c in range(k))
-            return _store(out, coords + tuple(r), tir.BufferLoad(u_buf, q, u_buf.dtype),
+            return store_combined(out, coords + tuple(r), tir.BufferLoad(u_buf, q, u_buf.dtype),
                           reduction)
-        return _nest(u_buf.shape, one, "j")
-    return _call_serial(ctx, "scatter_nd",
+        return serial_nest(u_buf.shape, one, "j")
+    return call_serial(ctx, "scatter_nd",
                         [(ctx.args[0], "data", data), (ctx.args[1], "indices", ind),
                          (ctx.args[2], "updates", upd)], updates)
 
@@ -322,7 +325,7 @@ def legalize_index_put(ctx):
     indices' broadcast shape ``B`` (row major): ``out[wrap(I0[j]), ..., wrap(Ik-1[j])]``
     becomes (``accumulate``: is added) the values read at ``j`` broadcast to ``B``.
     Broadcasts are decided at compile time (TE-leg-3)."""
-    data, vals = _known(ctx, 0), _known(ctx, 2)
+    data, vals = known_tensor(ctx, 0), known_tensor(ctx, 2)
     s = ctx.arg_sinfo[1]
     arg = ctx.args[1]
     if isinstance(s, si.TensorStructInfo):
@@ -359,12 +362,12 @@ def legalize_index_put(ctx):
                 coords.append(_wrapped(k, d_buf.shape[d]))
             value = _read_broadcast(lambda q: tir.BufferLoad(v_buf, q, v_buf.dtype),
                                     v_buf.shape, fshape, j)
-            return _store(out, tuple(coords), value, reduction)
-        return _nest(fshape, one, "j")
+            return store_combined(out, tuple(coords), value, reduction)
+        return serial_nest(fshape, one, "j")
     operands = [(ctx.args[0], "data", data)]
     operands += [(src, f"index{k}", f) for k, (src, f) in enumerate(zip(sources, fields))]
     operands.append((ctx.args[2], "values", vals))
-    return _call_serial(ctx, "index_put", operands, updates)
+    return call_serial(ctx, "index_put", operands, updates)
 
 
 def _broadcast_of_buffers(shapes: Sequence[Sequence[P.PrimExpr]]) -> list[P.PrimExpr]:

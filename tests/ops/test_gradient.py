@@ -1,0 +1,134 @@
+"""Gradient ops (spec/ops/gradient.md): the markers, take_backward and
+nll_loss_backward: deduction with TVM's result and our operand checks, NumPy semantics
+against independent loops, traps, and the lowerings through ``check_pass(LegalizeOps)``
+at several values of each symbolic dimension."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from relax_ref.ir import relax as rx
+from relax_ref.ir import struct_info as si
+from relax_ref.ir.dtype import parse_dtype
+
+from .helpers import assert_tensor, check_same, compute, deduce, raises_rule, sym, tensor, traps
+from .legalize_helpers import check_lowered, module
+
+n, m = sym("n"), sym("m")
+I64 = "int64"
+
+
+def test_markers():
+    s = si.TupleStructInfo((tensor((n,)), si.PrimStructInfo(parse_dtype("int64"))))
+    assert deduce("grad.no_grad", [s]) == s
+    assert_tensor(deduce("grad.start_checkpoint", [tensor((n, 2))]), (n, 2))
+    with raises_rule("SI-grad-mark-2"):
+        deduce("grad.end_checkpoint", [tensor((2,))], args=[rx.Tuple(())])
+    x = np.arange(3.0)
+    assert compute("grad.no_grad", x) is x
+    check_lowered(module('x: R.Tensor(("n", 4), "float32")', '''a = R.grad.start_checkpoint(x)
+b = R.grad.no_grad(a)
+y = R.grad.end_checkpoint(b)'''), "relax.grad.no_grad")
+
+
+def test_take_backward_deduction():
+    assert_tensor(deduce("grad.take_backward", [tensor((n, 3)), tensor((n, 4)),
+                                                tensor((3,), I64)], axis=1), (n, 4))
+    with raises_rule("SI-grad-take-2"):
+        deduce("grad.take_backward", [tensor((n, 2)), tensor((n, 4)), tensor((3,), I64)],
+               axis=1)
+    with raises_rule("SI-grad-take-2"):
+        deduce("grad.take_backward", [tensor((3,)), tensor((4,)), tensor((3,), "float32")])
+    with raises_rule("SI-grad-take-2"):
+        deduce("grad.take_backward", [tensor((3,)), tensor((2, 4)), tensor((3,), I64)])
+
+
+def test_take_backward_semantics_sums_repeats():
+    x = np.zeros((2, 4), "float32")
+    i = np.array([[3, 1], [3, 3]])
+    g = np.arange(8, dtype="float32").reshape(2, 2, 2)
+    want = np.zeros((2, 4), "float32")
+    for r in range(2):
+        for a in range(2):
+            for b in range(2):
+                want[r, i[a, b]] += g[r, a, b]
+    check_same(compute("grad.take_backward", g, x, i, axis=1), want)
+    with traps("index_out_of_bounds", "EXEC-grad-take-1"):
+        compute("grad.take_backward", g, x, np.array([[4, 0], [0, 0]]), axis=1)
+    with traps("shape_mismatch", "EXEC-grad-take-1"):
+        compute("grad.take_backward", g, x, np.array([1, 2]), axis=1)
+
+
+def test_take_backward_lowered():
+    check_lowered(module('g: R.Tensor(("n", 3), "float32"), x: R.Tensor(("n", 4), "float32"), '
+                         'i: R.Tensor((3,), "int64")',
+                         'j = R.floor_mod(i, R.const(4, "int64"))\n'
+                         'y = R.grad.take_backward(g, x, j, axis=1)'), "relax.grad.take_backward")
+    check_lowered(module('g: R.Tensor(("m",), "int32"), x: R.Tensor((5,), "int32"), '
+                         'i: R.Tensor(("m",), "int32")',
+                         'j = R.floor_mod(i, R.const(5, "int32"))\n'
+                         'y = R.grad.take_backward(g, x, j)'), "relax.grad.take_backward")
+
+
+def _nll_grad(g, pred, t, w, reduction, ignore):
+    """The formula written out per element (classes on axis 1)."""
+    n_, c_ = pred.shape[0], pred.shape[1]
+    rest = pred.shape[2:]
+    wt = np.zeros(t.shape, pred.dtype)
+    for p in np.ndindex(*t.shape):
+        wt[p] = 0 if t[p] == ignore else w[t[p]]
+    total = np.float32(0)
+    for p in np.ndindex(*t.shape):
+        total = np.float32(total + wt[p])
+    out = np.zeros(pred.shape, pred.dtype)
+    for p in np.ndindex(*t.shape):
+        gp = g[p] if reduction == "none" else g[()]
+        if reduction == "mean":
+            gp = np.float32(gp / total)
+        for c in range(c_):
+            if c == t[p]:
+                out[(p[0], c) + p[1:]] = np.float32(np.float32(0 - wt[p]) * gp)
+    return out
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_nll_loss_backward_semantics(reduction):
+    pred = np.zeros((3, 4, 2), "float32")
+    t = np.array([[0, 3], [2, 2], [1, -100]])
+    w = np.array([0.5, 1.0, 2.0, 4.0], "float32")
+    g = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], "float32") if reduction == "none" \
+        else np.array(1.5, "float32")
+    check_same(compute("grad.nll_loss_backward", g, pred, t, w, reduction=reduction),
+               _nll_grad(g, pred, t, w, reduction, -100))
+
+
+def test_nll_loss_backward_checks():
+    pred = np.zeros((2, 3), "float32")
+    with traps("index_out_of_bounds", "EXEC-grad-nll-1"):
+        compute("grad.nll_loss_backward", np.array(1.0, "float32"), pred, np.array([0, 3]))
+    with traps("shape_mismatch", "EXEC-grad-nll-1"):
+        compute("grad.nll_loss_backward", np.array(1.0, "float32"), pred, np.array([0]))
+    with raises_rule("SI-grad-nll-2"):
+        deduce("grad.nll_loss_backward", [tensor(()), tensor((2, 3)), tensor((3,), I64)])
+    with raises_rule("SI-grad-nll-2"):
+        deduce("grad.nll_loss_backward", [tensor((2,)), tensor((2, 3)), tensor((2,), I64)])
+    with raises_rule("SI-grad-nll-2"):
+        deduce("grad.nll_loss_backward", [tensor(()), tensor((2, 3), "int32"),
+                                          tensor((2,), I64)])
+    assert_tensor(deduce("grad.nll_loss_backward", [tensor((n,)), tensor((n, 3)),
+                                                    tensor((n,), I64)], reduction="none"),
+                  (n, 3))
+
+
+@pytest.mark.parametrize("reduction,ignore", [("mean", 2), ("sum", -100), ("none", 0)])
+def test_nll_loss_backward_lowered(reduction, ignore):
+    g = '("n", 2)' if reduction == "none" else "()"
+    check_lowered(module(f'g: R.Tensor({g}, "float32"), p: R.Tensor(("n", 4, 2), "float32"), '
+                         't: R.Tensor(("n", 2), "int64"), w: R.Tensor((4,), "float32")',
+                         't2 = R.floor_mod(t, R.const(4, "int64"))\n'
+                         f'y = R.grad.nll_loss_backward(g, p, t2, w, reduction="{reduction}", '
+                         f'ignore_index={ignore})'), "relax.grad.nll_loss_backward")
+    check_lowered(module('g: R.Tensor((), "float32"), p: R.Tensor((4,), "float32"), '
+                         't: R.Tensor((), "int64")',
+                         't2 = R.floor_mod(t, R.const(4, "int64"))\n'
+                         'y = R.grad.nll_loss_backward(g, p, t2)'), "relax.grad.nll_loss_backward")
