@@ -339,10 +339,55 @@ def _quantize():
              "a float32 zero point is not one TVM accepts")
 
 
+# -- hamming_window ----------------------------------------------------------------------------
+
+def _hamming(n, periodic, alpha, beta, dtype):
+    """TVM's steps: i, 2 pi i and / (M - 1) rounded in dtype, the cosine rounded once,
+    alpha - beta * c in float64."""
+    if n == 1:
+        return np.ones(1, dtype)
+    m1 = n if periodic else n - 1
+    t = (np.asarray(2 * np.pi, dtype) * np.arange(n).astype(dtype)).astype(dtype)
+    t = (t / np.asarray(m1, dtype)).astype(dtype)
+    c = np.cos(t.astype(F64)).astype(dtype).astype(F64)
+    return (alpha - beta * c).astype(dtype)
+
+
+def _hamming_window():
+    for periodic in (0, 1):
+        _add(f"hamming_window_{'periodic' if periodic else 'symmetric'}", [], [
+            f'y = R.hamming_window(8, {periodic}, T.float64(0.54), T.float64(0.46), '
+            'dtype="float32")'], [ok([], [T_(_hamming(8, periodic, 0.54, 0.46, F32))])],
+            ["relax.hamming_window", "SI-create-hamming-1", "EXEC-create-hamming-1"],
+            f"an 8-point {'periodic' if periodic else 'symmetric'} Hamming window in float32")
+    _add("hamming_window_sym_size", [("x", ann(("n",)))],
+         ['y = R.hamming_window(R.prim_value(n), 0, T.float64(0.5), T.float64(0.5), '
+          'dtype="float16")'],
+         [ok([T_(np.zeros(5, F32))], [T_(_hamming(5, 0, 0.5, 0.5, F16))]),
+          ok([T_(np.zeros(1, F32))], [T_(np.ones(1, F16))]),
+          ok([T_(np.zeros(0, F32))], [T_(np.zeros(0, F16))])],
+         ["relax.hamming_window", "EXEC-create-hamming-1"],
+         "a float16 Hann window (alpha = beta = 0.5) of x's length: 5, 1 ([1]) and 0 (empty)",
+         sym=("n",))
+    _invalid("hamming_window_size_zero", [], ['y = R.hamming_window(0, 1, T.float64(0.54), '
+                                              'T.float64(0.46), dtype="float32")'],
+             "SI-create-hamming-1", ["relax.hamming_window"], "a window of size 0 is rejected")
+    _invalid("hamming_window_int_dtype", [], ['y = R.hamming_window(4, 1, T.float64(0.54), '
+                                              'T.float64(0.46), dtype="int32")'],
+             "SI-create-hamming-1", ["relax.hamming_window"], "an int32 window is rejected")
+    _add("hamming_window_negative_trap", [("k", "R.Prim(\"int64\")")],
+         ['y = R.hamming_window(k, 1, T.float64(0.54), T.float64(0.46), dtype="float32")'],
+         [trap([prim(-2)], "invalid_value"),
+          ok([prim(3)], [T_(_hamming(3, 1, 0.54, 0.46, F32))])],
+         ["relax.hamming_window", "EXEC-create-hamming-1"],
+         "a window size known only at run time: -2 traps, 3 gives 3 points")
+
+
 def cases() -> list[Case]:
     _CASES.clear()
     _elementwise()
     _manipulate()
     _search()
     _quantize()
+    _hamming_window()
     return list(_CASES)

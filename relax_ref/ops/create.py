@@ -1,6 +1,6 @@
 """Tensor creation: ``full``, ``full_like``, ``ones``, ``ones_like``, ``zeros``,
-``zeros_like``, ``eye``, ``eye_like``, ``arange``, ``tril``, ``triu``
-(spec/ops/create.md).
+``zeros_like``, ``eye``, ``eye_like``, ``arange``, ``tril``, ``triu``,
+``hamming_window`` (spec/ops/create.md).
 
 Each op's struct-info rule and NumPy semantics sit side by side. Shapes come from a
 Shape operand (``R.shape([n, 4])`` or a variable of ``R.Shape`` struct info), sizes and
@@ -403,6 +403,77 @@ def _legalize_trilu(lower: bool):
     return legalize
 
 
+# -- hamming_window -----------------------------------------------------------------------------
+
+def deduce_hamming_window(ctx: DeduceContext) -> si.StructInfo:
+    """SI-create-hamming-1: ``hamming_window(window_size, periodic, alpha, beta, dtype)``:
+    an integer ``window_size`` (a constant one below 1 is an error, as in TVM), an
+    integer or bool ``periodic``, number ``alpha`` and ``beta``, a float ``dtype`` (TVM
+    rejects only integer types). The result is ``(window_size,)`` when its value is
+    known, else 1-d."""
+    n = _int_prim(ctx, 0, "window_size", "SI-create-hamming-1")
+    _int_prim(ctx, 1, "periodic", "SI-create-hamming-1")
+    for i, what in ((2, "alpha"), (3, "beta")):
+        p = prim_arg(ctx, i)
+        if not p.dtype.is_void and p.dtype.is_bool:
+            raise ctx.error(f"{what} must be a number, found bool", rule="SI-create-hamming-1")
+    dtype = ctx.attr("dtype")
+    if dtype.is_void or not dtype.is_float:
+        raise ctx.error(f"dtype must be a float type, found {dtype}", rule="SI-create-hamming-1")
+    if n.value is None:
+        return si.TensorStructInfo(None, dtype, 1)
+    c = int_const(n.value)
+    if c is not None and c < 1:
+        raise ctx.error(f"window_size must be at least 1, found {c}",
+                        rule="SI-create-hamming-1")
+    return si.TensorStructInfo((te.cast(INT64, n.value),), dtype)
+
+
+_TWO_PI = 2.0 * math.pi
+
+
+def _hamming_window(attrs, n, periodic, alpha, beta):
+    """EXEC-create-hamming-1: ``alpha - beta * cos(2 pi i / (M - 1))`` for ``i`` in
+    ``[0, n)``, ``M = n + 1`` when ``periodic`` else ``n``, in TVM's steps: ``i``,
+    ``2 pi * i`` and the division by ``M - 1`` rounded in ``dtype``, the cosine rounded
+    once to ``dtype``, the rest in float64, converted to ``dtype``. ``n == 1`` gives
+    ``[1]``, ``n == 0`` an empty window, a negative ``n`` is an ``invalid_value``."""
+    rule = "EXEC-create-hamming-1"
+    size = _scalar(n, "window_size", rule)
+    if size < 0:
+        raise OpRuntimeError("invalid_value", f"window_size {size} is negative", rule=rule)
+    dtype = numpy_dtype(attrs.get("dtype"))
+    if size == 1:
+        return np.ones(1, dtype)
+    denom = size if periodic.value else size - 1
+    with np.errstate(all="ignore"):
+        t = (np.asarray(_TWO_PI, dtype) * np.arange(size).astype(dtype)).astype(dtype)
+        t = (t / np.asarray(denom, dtype)).astype(dtype)
+        c = np.cos(t.astype(np.float64)).astype(dtype)
+        return (float(alpha.value) - float(beta.value) * c.astype(np.float64)).astype(dtype)
+
+
+def _legalize_hamming_window(ctx):
+    """TE-leg-create-5: EXEC-create-hamming-1's steps in one block over ``(n,)``,
+    ``n == 1`` selecting 1 (the window size must be a size, TE-leg-4)."""
+    n = _int_operand(ctx, 0)
+    periodic = ctx.prim(1)
+    alpha, beta = (te.cast("float64", ctx.prim(i)) for i in (2, 3))
+    dtype = ctx.result_sinfo.dtype
+    is_periodic = periodic if periodic.dtype.is_bool else P.NE(periodic, te.const(
+        0, periodic.dtype), BOOL)
+    denom = te.cast(dtype, te.select(is_periodic, n, P.Sub(n, te.const(1, INT64), INT64)))
+
+    def formula(i):
+        t = P.Mul(te.const(_TWO_PI, dtype), te.cast(dtype, i), dtype)
+        c = te.call_intrin("cos", te.div(t, denom))
+        v = P.Sub(alpha, P.Mul(beta, te.cast("float64", c), alpha.dtype), alpha.dtype)
+        return te.select(P.EQ(n, te.const(1, INT64), BOOL), te.const(1, dtype),
+                         te.cast(dtype, v))
+    out = te.compute(ctx.result_shape(), formula, name="hamming_window")
+    return ctx.call_te(out, "hamming_window")
+
+
 # -- registration ------------------------------------------------------------------------------
 
 def _register_all() -> None:
@@ -429,6 +500,10 @@ def _register_all() -> None:
     op("arange", (Operand("start", "prim"), Operand("end", "prim"),
                   Operand("step", "prim", default=1)), opt_dtype, deduce_arange, _arange,
        "SI-create-arange-1", bind=bind_arange, legalize=_legalize_arange)
+    op("hamming_window", tuple(Operand(n, "prim") for n in ("window_size", "periodic", "alpha",
+                                                            "beta")),
+       (Attr("dtype", convert=to_dtype),), deduce_hamming_window, _hamming_window,
+       "SI-create-hamming-1", legalize=_legalize_hamming_window)
     op("tril", (Operand("x"), Operand("k", "prim", default=0)), (), deduce_trilu,
        _trilu(np.tril), "SI-create-trilu-1", legalize=_legalize_trilu(True))
     op("triu", (Operand("x"), Operand("k", "prim", default=0)), (), deduce_trilu,
