@@ -143,7 +143,7 @@ class _OwnStorages(Rewriter):
                     storage, rx.PrimValue(P.IntImm(0, INT64)), shape, dtype, device)))]
 
 
-def _measure(name: str, func: rx.Function, mod: rx.IRModule, simplify) -> Side:
+def measure(name: str, func: rx.Function, mod: rx.IRModule, simplify) -> Side:
     lowering = _OwnStorages()
     lowered = lowering.function(func)
     storages, tensors, end = function_lifetimes(name, lowered, mod)
@@ -169,8 +169,8 @@ def memplan(mod: rx.IRModule, bounds: dict[str, int] | None = None,
             continue
         analyzer = function_analyzer(f)
         simplify = (lambda e: None if e is None else analyzer.simplify(e))
-        b_side = _measure(name, f, before, simplify)
-        a_side = _measure(name, after[name], after, simplify)
+        b_side = measure(name, f, before, simplify)
+        a_side = measure(name, after[name], after, simplify)
         if b_side.blocks or entry is not None:
             reports.append(FunctionReport(name, b_side, a_side, _bounds_of(f),
                                           [p for p in problems if p.function == name]))

@@ -253,6 +253,7 @@ def _plan(func: rx.Function, prim_funcs: frozenset[str], analyzer: Analyzer,
 
     def plan_seq(seq: rx.SeqExpr) -> None:
         pool = _Pool(analyzer)  # PASS-plan-5: one pool per SeqExpr, never across an if
+        static: list[_Token] = []
         for block in seq.blocks:
             for b in block.bindings:
                 tok = col.token_of.get(id(b))
@@ -262,14 +263,53 @@ def _plan(func: rx.Function, prim_funcs: frozenset[str], analyzer: Analyzer,
                         st = _Storage(b, tok.dtype, tok.scope, b.value.args[2], tok.nbytes)
                         plan.storages.append(st)
                     plan.placed[id(b.var)] = st
+                    if isinstance(tok.nbytes, int):
+                        static.append(tok)
                 if isinstance(b.value, rx.If):
                     plan_seq(b.value.true_branch)
                     plan_seq(b.value.false_branch)
                 for tok in released.get(col.pos_of[id(b)], ()):
                     pool.release(plan.placed[id(tok.binding.var)])
+        _prefer_greedy_by_size(plan, static, col.pos_of)
 
     plan_seq(func.body)
+    plan.storages.sort(key=lambda st: col.pos_of[id(st.first)])  # names in program order
     return plan
+
+
+def _prefer_greedy_by_size(plan: FunctionPlan, tokens: list[_Token],
+                           pos_of: dict[int, int]) -> None:
+    """PASS-plan-4 (ours): the static tokens of one SeqExpr placed again, largest first,
+    each in the first storage of its scope and dtype holding no tensor whose lifetime
+    meets its own, else in a new storage of its size; kept only when its storages total
+    fewer bytes than TVM's sequential choice, so the plan is never larger than TVM's."""
+    if len(tokens) < 2:
+        return
+    def life(tok: _Token) -> tuple[int, int]:
+        start = pos_of[id(tok.binding)]
+        return start, tok.last_use if tok.last_use >= 0 else 1 << 60  # unused: never freed
+    sequential = {id(plan.placed[id(t.binding.var)]): plan.placed[id(t.binding.var)]
+                  for t in tokens}
+    groups: list[tuple[_Token, list[_Token]]] = []  # (largest, members)
+    for tok in sorted(tokens, key=lambda t: (-t.nbytes, life(t)[0])):
+        start, end = life(tok)
+        for head, members in groups:
+            if head.scope == tok.scope and head.dtype == tok.dtype and all(
+                    life(m)[1] < start or end < life(m)[0] for m in members):
+                members.append(tok)
+                break
+        else:
+            groups.append((tok, [tok]))
+    if sum(head.nbytes for head, _ in groups) >= sum(s.nbytes for s in sequential.values()):
+        return
+    gone = set(sequential)
+    plan.storages[:] = [s for s in plan.storages if id(s) not in gone]
+    for head, members in groups:
+        first = min(members, key=lambda t: life(t)[0]).binding
+        st = _Storage(first, head.dtype, head.scope, first.value.args[2], head.nbytes)
+        plan.storages.append(st)
+        for m in members:
+            plan.placed[id(m.binding.var)] = st
 
 
 class _Rewrite(Rewriter):
