@@ -329,10 +329,89 @@ def _pools(out):
           sym=("w",))
 
 
+# -- losses ------------------------------------------------------------------------------------
+
+def _nll_ref(pred, tgt, w, reduction, ignore=-100):
+    loss = np.zeros(tgt.shape, np.float64)
+    wsum = 0.0
+    for idx in np.ndindex(*tgt.shape):
+        t = int(tgt[idx])
+        if t != ignore:
+            p = pred[t] if pred.ndim == 1 else pred[(idx[0], t, *idx[1:])]
+            loss[idx] = -float(p) * float(w[t])
+            wsum += float(w[t])
+    if reduction == "none":
+        return loss.astype(pred.dtype)
+    total = loss.sum()
+    return np.array(total if reduction == "sum" else total / wsum, pred.dtype)
+
+
+def _losses(out):
+    pred = fdata((3, 4, 2), 3401)
+    tgt = np.array([[0, 3], [-100, 2], [1, 1]], np.int64)
+    w = np.array([1.0, 0.5, 2.0, 0.25], F32)
+    for r in ("mean", "sum", "none"):
+        _case(out, f"nll_loss_{r}_weighted", [("p", ann((3, 4, 2))), ("t", ann((3, 2), "int64")),
+                                              ("w", ann((4,)))],
+              f'y = R.nn.nll_loss(p, t, w, reduction="{r}")',
+              [ok([T_(pred), T_(tgt), T_(w)], [T_(_nll_ref(pred, tgt, w, r))], rtol=1e-6,
+                  atol=1e-6)],
+              ["relax.nn.nll_loss", "SI-nn-nll_loss-4", "EXEC-nn-nll_loss-1"],
+              f"weighted nll_loss over (N, C, d), reduction {r}, one target ignored (-100)")
+    pred = fdata((5,), 3402)
+    _case(out, "nll_loss_single_class_vector", [("p", ann(("c",))), ("t", ann((), "int32"))],
+          "y = R.nn.nll_loss(p, t, ignore_index=2)",
+          [ok([T_(pred), T_(np.array(3, np.int32))],
+              [T_(_nll_ref(pred, np.array(3), np.ones(5), "mean", 2))]),
+           ok([T_(pred), T_(np.array(2, np.int32))], [T_(np.array(np.nan, F32))])],
+          ["relax.nn.nll_loss", "SI-nn-nll_loss-4", "EXEC-nn-nll_loss-1"],
+          "nll_loss of a (C,) prediction and a scalar target: -p[t]; the ignored target "
+          "gives 0 / 0 = NaN for mean", sym=("c",))
+    _invalid(out, "nll_loss_float_targets", [("p", ann((2, 3))), ("t", ann((2,)))],
+             "y = R.nn.nll_loss(p, t)", "SI-nn-nll_loss-1", ["relax.nn.nll_loss"],
+             "nll_loss with float targets")
+    _invalid(out, "nll_loss_batch_mismatch", [("p", ann((2, 3))), ("t", ann((3,), "int64"))],
+             "y = R.nn.nll_loss(p, t)", "SI-nn-nll_loss-3", ["relax.nn.nll_loss"],
+             "nll_loss with 2 predictions and 3 targets")
+    _case(out, "nll_loss_target_out_of_range_trap", [("p", ann((2, 3))),
+                                                     ("t", ann((2,), "int64"))],
+          'y = R.nn.nll_loss(p, t, reduction="none")',
+          [trap([T_(np.ones((2, 3), F32)), T_(np.array([0, 3], np.int64))],
+                "index_out_of_bounds")],
+          ["relax.nn.nll_loss", "EXEC-nn-nll_loss-1"],
+          "nll_loss with target 3 for 3 classes")
+    x, y = fdata((4, 3), 3403), fdata((4, 3), 3404, 0.0, 1.0)
+    _case(out, "cross_entropy_with_logits_batch", [("x", ann(("n", 3))), ("l", ann(("n", 3)))],
+          "y = R.nn.cross_entropy_with_logits(x, l)",
+          [ok([T_(x), T_(y)], [T_(np.array(-(x.astype(np.float64) * y).sum() / 4, F32))],
+              rtol=1e-6, atol=1e-6)],
+          ["relax.nn.cross_entropy_with_logits", "SI-nn-cross_entropy-2",
+           "EXEC-nn-cross_entropy-1"],
+          "cross_entropy_with_logits of a batch of 4: -sum(x * l) / 4", sym=("n",))
+    _case(out, "cross_entropy_with_logits_vector", [("x", ann((3,))), ("l", ann((3,)))],
+          "y = R.nn.cross_entropy_with_logits(x, l)",
+          [ok([T_(x[0]), T_(y[0])], [T_(np.array(-(x[0].astype(np.float64) * y[0]).sum(),
+                                                  F32))], rtol=1e-6, atol=1e-6)],
+          ["relax.nn.cross_entropy_with_logits", "EXEC-nn-cross_entropy-1"],
+          "cross_entropy_with_logits of 1-d operands: no division")
+    _invalid(out, "cross_entropy_with_logits_shape_mismatch", [("x", ann((2, 3))),
+                                                               ("l", ann((2, 4)))],
+             "y = R.nn.cross_entropy_with_logits(x, l)", "SI-nn-cross_entropy-2",
+             ["relax.nn.cross_entropy_with_logits"],
+             "cross_entropy_with_logits of (2, 3) and (2, 4)")
+    _case(out, "cross_entropy_with_logits_shape_trap", [("x", ann((2, "a"))),
+                                                        ("l", ann((2, "b")))],
+          "y = R.nn.cross_entropy_with_logits(x, l)",
+          [trap([T_(np.ones((2, 3), F32)), T_(np.ones((2, 2), F32))], "shape_mismatch")],
+          ["relax.nn.cross_entropy_with_logits", "EXEC-nn-cross_entropy-1"],
+          "cross_entropy_with_logits whose widths differ only at run time", sym=("a", "b"))
+
+
 def cases() -> list[Case]:
     out: list[Case] = []
     _rearrange(out)
     _instance_norm(out)
     _convolutions(out)
     _pools(out)
+    _losses(out)
     return out

@@ -1,0 +1,9 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(p: R.Tensor((2, 3), dtype="float32"), t: R.Tensor((2,), dtype="float32")):
+        y = R.nn.nll_loss(p, t)
+        return y
