@@ -250,3 +250,65 @@ def test_largest_first_placement_when_it_beats_tvms_order():
     theirs = tvm.relax.transform.StaticPlanBlockMemory()(tvm.script.from_source(mod.script()))
     ref = normalize(parse(theirs.script(), "tvm"))
     assert sorted(s.args[0].values[0].value for s in storages(ref)) == [128, 128]
+
+
+def test_recursion_each_call_plans_its_own_storages():
+    # a tensor passed to the recursive call is not planned (the callee may keep it); the
+    # allocations around the call share storage inside each activation
+    body = f"""
+{alloc("a")}
+cls.add(x, x, a)
+{alloc("b")}
+cls.add(a, a, b)
+cond = R.greater(c, R.const(0, "int8"))
+if cond:
+    c1 = R.subtract(c, R.const(1, "int8"))
+    r = cls.main(b, c1)
+else:
+    r = b
+{alloc("d")}
+cls.exp(r, d)
+{alloc("e")}
+cls.add(d, d, e)
+return e
+"""
+    mod = module(body, BOUND_8, params=', c: R.Tensor((), dtype="int8")')
+    check_pass(PLAN, mod)
+    placed = [b.var.name_hint for b in walk_bindings(PLAN(mod)["main"].body)
+              if isinstance(b.value, rx.Call) and isinstance(b.value.op, rx.Op)
+              and b.value.op.name == "relax.memory.alloc_tensor"]
+    assert placed == ["a", "d"]
+
+
+def test_the_mlp_sample_is_planned_as_tvm_planned_it():
+    from tests.conftest import sample_path
+
+    before = parse(sample_path("mlp.call_tir_rewrite.py").read_text(), "mlp")
+    expected = normalize(parse(sample_path("mlp.planned.py").read_text(), "planned"))
+    assert_structural_equal(PLAN(normalize(before)), expected)
+
+
+def _prepared_sources():
+    from relax_ref.errors import RelaxError
+    from relax_ref.semantics.well_formed import check_well_formed
+    from tests.conftest import REPO, sample_files
+
+    out = []
+    for p in sample_files() + sorted((REPO / "examples").glob("*.py")):
+        try:
+            mod = parse(p.read_text(), p.name)
+            if check_well_formed(mod):
+                continue
+            out.append((p.name, spbm._prepared(mod)))
+        except RelaxError:
+            continue
+    return out
+
+
+PREPARED = _prepared_sources()
+
+
+@pytest.mark.parametrize("name, mod", PREPARED, ids=[n for n, _ in PREPARED])
+def test_samples_and_examples(name, mod):
+    check_pass(PLAN, mod, trials=2)
+    assert check_plan(PLAN(mod)) == []
