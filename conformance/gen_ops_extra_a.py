@@ -383,6 +383,55 @@ def _hamming_window():
          "a window size known only at run time: -2 traps, 3 gives 3 points")
 
 
+# -- multinomial_from_uniform ------------------------------------------------------------------
+
+def _first_above(prob, u, rows):
+    """The first j whose running float32 sum exceeds u, else the last index."""
+    out = []
+    for r, x in zip(rows, u):
+        total, pick = F32(0), prob.shape[1] - 1
+        for j, q in enumerate(prob[r]):
+            total = F32(total + q)
+            if x < total:
+                pick = j
+                break
+        out.append([pick])
+    return np.array(out, np.int64)
+
+
+def _sampling():
+    prob = np.array([[0.125, 0.25, 0.5, 0.125], [0.5, 0.0, 0.25, 0.25],
+                     [0.0, 0.0, 0.0, 1.0]], F32)
+    u = np.array([[0.1], [0.375], [0.99], [0.5], [0.0], [1.5], [0.3]], F32)
+    rows = np.array([[0], [0], [0], [1], [1], [1], [2]], np.int64)
+    _add("multinomial_from_uniform_rows", [("p", ann(("b", 4))), ("u", ann(("n", 1))),
+                                           ("i", ann(("n", 1), "int64"))],
+         'y = R.multinomial_from_uniform(p, u, i, dtype="int64")',
+         [ok([T_(prob), T_(u), T_(rows)], [T_(_first_above(prob, u[:, 0], rows[:, 0]))]),
+          ok([T_(prob), T_(u[:0]), T_(rows[:0])], [T_(np.zeros((0, 1), np.int64))])],
+         ["relax.multinomial_from_uniform", "SI-sample-1", "EXEC-sample-1"],
+         "samples from rows 0, 1 and 2: the first index whose cumulative probability "
+         "exceeds u (u = 0.375 on a boundary goes to the next index; u = 1.5 takes the "
+         "last); n = 7 and 0", sym=("b", "n"))
+    _add("multinomial_from_uniform_int32", [("p", ann((1, 3))), ("u", ann((2, 1))),
+                                            ("i", ann((2, 1), "int32"))],
+         'y = R.multinomial_from_uniform(p, u, i, dtype="int32")',
+         [ok([T_(np.array([[0.25, 0.25, 0.5]], F32)), T_(np.array([[0.3], [0.6]], F32)),
+              T_(np.zeros((2, 1), np.int32))], [T_(np.array([[1], [2]], np.int32))])],
+         ["relax.multinomial_from_uniform"], "int32 indices and result")
+    _add("multinomial_from_uniform_bad_row", [("p", ann((2, 3))), ("u", ann((1, 1))),
+                                              ("i", ann((1, 1), "int64"))],
+         'y = R.multinomial_from_uniform(p, u, i)',
+         [trap([T_(np.full((2, 3), 0.25, F32)), T_(np.array([[0.5]], F32)),
+                T_(np.array([[2]], np.int64))], "index_out_of_bounds")],
+         ["relax.multinomial_from_uniform", "EXEC-sample-1"],
+         "row index 2 of a 2-row prob traps (TVM's kernel reads out of bounds)")
+    _invalid("multinomial_from_uniform_shape", [("p", ann((2, 3))), ("u", ann((4, 2))),
+                                                ("i", ann((4, 2), "int64"))],
+             'y = R.multinomial_from_uniform(p, u, i)', "SI-sample-1",
+             ["relax.multinomial_from_uniform"], "uniform samples of shape (4, 2) are rejected")
+
+
 def cases() -> list[Case]:
     _CASES.clear()
     _elementwise()
@@ -390,4 +439,5 @@ def cases() -> list[Case]:
     _search()
     _quantize()
     _hamming_window()
+    _sampling()
     return list(_CASES)

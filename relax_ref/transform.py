@@ -24,6 +24,7 @@ __all__ = [
     "RewriteDataflowReshape", "FuseTransposeMatmul",
     "AnnotateTIROpPattern", "FuseOps", "FuseTIR", "FuseOpsByPattern", "LowerToLibrary",
     "CallTIRRewrite", "LowerAllocTensor", "KillAfterLastUse",
+    "DispatchSampling",
     "Sequential", "build_pass", "pass_options",
 ]
 
@@ -136,6 +137,12 @@ def DispatchSortScan() -> Pass:
     """sort/argsort/topk to sorting library calls, cumsum/cumprod to serial scans (TVM's
     ``relax.backend.DispatchSortScan``; run before LegalizeOps)."""
     return get_pass("DispatchSortScan")
+
+
+def DispatchSampling() -> Pass:
+    """multinomial_from_uniform to a cumsum and a PrimFunc picking the index (TVM's
+    ``relax.backend.DispatchSampling``, CPU path; run before DispatchSortScan)."""
+    return get_pass("DispatchSampling")
 
 
 def FoldConstant() -> Pass:
