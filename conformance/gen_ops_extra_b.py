@@ -312,6 +312,79 @@ def _gradient() -> list[Case]:
     return out
 
 
+def _pool_grad(g, x, k, s, pad, kind, include=False):
+    """Pool gradients by loops (NCHW, dilation 1): max to each window's first largest
+    in-bounds element; avg ``g / count`` to each in-bounds element of the window."""
+    out = np.zeros_like(x)
+    h, w = x.shape[2:]
+    pt, pl, pb, pr = pad
+    for a, b, p, q in np.ndindex(*g.shape):
+        cells = [(p * s[0] - pt + i, q * s[1] - pl + j) for i in range(k[0]) for j in range(k[1])]
+        inside = [(r, t) for r, t in cells if 0 <= r < h and 0 <= t < w]
+        if not inside:
+            continue
+        if kind == "avg":
+            if include:
+                rows = min(p * s[0] - pt + k[0] - 1, h + pb - 1) - (p * s[0] - pt) + 1
+                cols = min(q * s[1] - pl + k[1] - 1, w + pr - 1) - (q * s[1] - pl) + 1
+                count = rows * cols
+            else:
+                count = len(inside)
+            for r, t in inside:
+                out[a, b, r, t] += g[a, b, p, q] / np.float32(count)
+            continue
+        best = inside[0]
+        for r, t in inside[1:]:
+            if x[a, b, r, t] > x[a, b][best]:
+                best = (r, t)
+        out[a, b][best] += g[a, b, p, q]
+    return out
+
+
+def _pool_gradients() -> list[Case]:
+    out = []
+    x = np.array([[[[1, 3, 3, 0], [2, 3, 1, 1], [0, 0, 5, 5], [0, 1, 5, 2]],
+                   [[4, 4, 4, 4], [4, 4, 4, 4], [1, 2, 3, 4], [5, 6, 7, 8]]]], "float32")
+    x = np.concatenate([x, x[:, ::-1]], axis=0)  # n = 2
+    g = np.arange(1, 17, dtype="float32").reshape(2, 2, 2, 2) / 4
+    MP = ["relax.grad.max_pool2d_backward", "SI-grad-pool-1", "EXEC-grad-pool-1"]
+    AP = ["relax.grad.avg_pool2d_backward", "SI-grad-pool-1", "EXEC-grad-pool-1"]
+    out.append(_case("grad_max_pool2d_backward_ties", [("g", ann(("n", 2, 2, 2))),
+                                                       ("x", ann(("n", 2, "h", "w")))],
+                     "y = R.grad.max_pool2d_backward(g, x, pool_size=(2, 2), strides=(2, 2))",
+                     [ok([T_(g), T_(x)], [T_(_pool_grad(g, x, (2, 2), (2, 2), (0,) * 4, "max"))]),
+                      trap([T_(g), T_(np.zeros((2, 2, 6, 6), "float32"))], "shape_mismatch")],
+                     MP, "2x2 windows, stride 2: each window's gradient goes to its first "
+                     "largest element (ties: the first in row-major order); data of 6x6 "
+                     "does not pool to 2x2 at run time", sym=("n", "h", "w")))
+    g3 = np.arange(1, 17, dtype="float32").reshape(2, 2, 2, 2)
+    x1 = x[:, :, :, :3]
+    out.append(_case("grad_max_pool2d_backward_padded",
+                     [("g", ann((2, 2, 2, 2))), ("x", ann((2, 2, 4, 3)))],
+                     "y = R.grad.max_pool2d_backward(g, x, pool_size=(3, 3), strides=(2, 2), "
+                     "padding=(1, 1, 1, 1))",
+                     [ok([T_(g3), T_(x1)],
+                         [T_(_pool_grad(g3, x1, (3, 3), (2, 2), (1, 1, 1, 1), "max"))])], MP,
+                     "3x3 windows with padding 1: padding never receives gradient"))
+    for include in (False, True):
+        out.append(_case(f"grad_avg_pool2d_backward_pad_{'incl' if include else 'excl'}",
+                         [("g", ann((2, 2, 3, 3))), ("x", ann((2, 2, 4, 4)))],
+                         "y = R.grad.avg_pool2d_backward(g, x, pool_size=(2, 2), "
+                         f"strides=(2, 2), padding=(1, 1, 1, 1), count_include_pad={include})",
+                         [ok([T_(np.arange(1, 37, dtype="float32").reshape(2, 2, 3, 3)),
+                              T_(x)],
+                             [T_(_pool_grad(np.arange(1, 37, dtype="float32").reshape(2, 2, 3, 3),
+                                            x, (2, 2), (2, 2), (1,) * 4, "avg", include))])],
+                         AP, "2x2 average windows with padding 1: each in-bounds element gets "
+                         "g / count, the count " + ("including" if include else "excluding") +
+                         " the padding"))
+    out.append(_invalid("grad_avg_pool2d_backward_bad_grad",
+                        [("g", ann((1, 1, 3, 3))), ("x", ann((1, 1, 4, 4)))],
+                        "y = R.grad.avg_pool2d_backward(g, x, pool_size=(2, 2), strides=(2, 2))",
+                        "SI-grad-pool-2", AP[:1], "output_grad 3x3, but 4x4 pools to 2x2"))
+    return out
+
+
 def _inspection() -> list[Case]:
     from generate import Run
 
@@ -355,4 +428,4 @@ def _inspection() -> list[Case]:
 
 
 def cases() -> list[Case]:
-    return _gathers() + _scatters() + _gradient() + _inspection()
+    return _gathers() + _scatters() + _gradient() + _pool_gradients() + _inspection()

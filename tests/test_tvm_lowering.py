@@ -75,7 +75,10 @@ KNOWN_LOWERED = {
                                            "of a broadcast value"),
     "grad_nll_loss_backward_default_ignore": (TVM_BUG, "a target equal to ignore_index -100 "
                                                        "reads weights[-100]"),
+    "grad_max_pool2d_backward_padded": (TVM_BUG, "reads the argmax buffer at window "
+                                                 "index -1 (a Select evaluates both arms)"),
     # Checks TVM's lowering leaves out: the kernel runs without them.
+    "grad_max_pool2d_backward_ties": (TVM_CHECK, "output_grad being the pool's output shape"),
     "argmin_symbolic_empty_trap": (TVM_CHECK, "argmin of an empty axis"),
     "max_empty_trap": (TVM_CHECK, "max of an empty axis"),
     "matmul_symbolic_reduction_check": (TVM_CHECK, "the reduction lengths k = j"),

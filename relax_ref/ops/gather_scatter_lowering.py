@@ -204,10 +204,12 @@ def serial_nest(extents: Sequence[P.PrimExpr], body: Callable, prefix: str) -> t
 
 def serial_scatter_func(name: str, inputs: Sequence[tuple[str, tuple, DataType]],
                         out_shape: tuple, out_dtype: DataType, updates: Callable,
-                        zero: bool = False) -> CreatedFunc:
+                        zero: bool = False, scratch: tuple[tir.Buffer, ...] = ()
+                        ) -> CreatedFunc:
     """A PrimFunc ``name(inputs..., out)`` that copies ``inputs[0]`` into ``out`` (with
     ``zero``: fills it with zeros) and then runs ``updates(buffers, out) -> Stmt``
-    (TE-leg-index-8). Shapes use the caller's
+    (TE-leg-index-8); ``scratch`` buffers (constant shapes) are the block's own. Shapes
+    use the caller's
     symbolic variables; the function gets its own (TE-func-2), and those no buffer has
     as a whole dimension are int64 parameters passed as prim values."""
     caller: dict[int, P.Var] = {}
@@ -223,7 +225,7 @@ def serial_scatter_func(name: str, inputs: Sequence[tuple[str, tuple, DataType]]
     copy = serial_nest(out.shape, lambda i: tir.BufferStore(
         out, zero_value if zero else tir.BufferLoad(bufs[0], i, out_dtype), i), "i")
     body = tir.SeqStmt((copy, updates(bufs, out)))
-    block = tir.SBlock(name, (), (), (), body)
+    block = tir.SBlock(name, (), (), (), body, alloc_buffers=tuple(scratch))
     root = tir.SBlock("root", (), (), (), tir.SBlockRealize((), _TRUE, block))
     bound = {id(d) for b in bufs + [out] for d in b.shape if isinstance(d, P.Var)}
     passed = tuple(v for v in caller.values() if id(fresh[v]) not in bound)
@@ -237,12 +239,12 @@ def serial_scatter_func(name: str, inputs: Sequence[tuple[str, tuple, DataType]]
 
 def call_serial(ctx, name: str, operands: Sequence[tuple[rx.Expr, str, si.TensorStructInfo]],
                 updates: Callable, result: si.TensorStructInfo | None = None,
-                zero: bool = False) -> rx.Call:
+                zero: bool = False, scratch: tuple[tir.Buffer, ...] = ()) -> rx.Call:
     """``R.call_tir`` of ``serial_scatter_func`` over the operands; the result has the
     shape and dtype of ``result`` (default: the first operand's, which is copied)."""
     data = operands[0][2] if result is None else result
     created = serial_scatter_func(name, [(n, tuple(s.shape), s.dtype) for _, n, s in operands],
-                                  tuple(data.shape), data.dtype, updates, zero)
+                                  tuple(data.shape), data.dtype, updates, zero, scratch)
     gv = ctx.add_prim_func(name, created.func)
     args = rx.Tuple(tuple(e for e, _, _ in operands)
                     + tuple(rx.PrimValue(v) for v in created.tir_vars))

@@ -132,3 +132,81 @@ def test_nll_loss_backward_lowered(reduction, ignore):
                          't: R.Tensor((), "int64")',
                          't2 = R.floor_mod(t, R.const(4, "int64"))\n'
                          'y = R.grad.nll_loss_backward(g, p, t2)'), "relax.grad.nll_loss_backward")
+
+
+# -- pool gradients ---------------------------------------------------------------------------
+
+def _max_pool_grad(g, x, k, s, pad):
+    """Each window's gradient to its first largest in-bounds element (NCHW loops)."""
+    out = np.zeros_like(x)
+    n_, c_, h, w = x.shape
+    for a, b, p, q in np.ndindex(*g.shape):
+        best = None
+        for i in range(k[0]):
+            for j in range(k[1]):
+                r, t = p * s[0] - pad[0] + i, q * s[1] - pad[1] + j
+                if 0 <= r < h and 0 <= t < w and (best is None or x[a, b, r, t] > x[a, b][best]):
+                    best = (r, t)
+        if best is not None:
+            out[a, b][best] += g[a, b, p, q]
+    return out
+
+
+def test_max_pool2d_backward_semantics_first_of_ties():
+    x = np.array([[[[1, 3, 3, 0], [2, 3, 1, 1], [0, 0, 5, 5], [0, 1, 5, 2]]]], "float32")
+    g = np.array([[[[1.0, 2.0], [4.0, 8.0]]]], "float32")
+    check_same(compute("grad.max_pool2d_backward", g, x, pool_size=(2, 2), strides=(2, 2)),
+               _max_pool_grad(g, x, (2, 2), (2, 2), (0, 0)))
+    g3 = np.arange(1, 5, dtype="float32").reshape(1, 1, 2, 2)
+    check_same(compute("grad.max_pool2d_backward", g3, x, pool_size=(3, 3), strides=(2, 2),
+                       padding=(1, 1)),
+               _max_pool_grad(g3, x, (3, 3), (2, 2), (1, 1)))
+
+
+def test_avg_pool2d_backward_semantics():
+    x = np.zeros((1, 1, 3, 3), "float32")
+    g = np.array([[[[4.0, 8.0], [12.0, 16.0]]]], "float32")
+    want = np.zeros((1, 1, 3, 3), "float32")
+    for p in range(2):
+        for q in range(2):
+            cells = [(r, t) for r in range(p * 2 - 1, p * 2 + 1) for t in range(q * 2 - 1, q * 2 + 1)
+                     if 0 <= r < 3 and 0 <= t < 3]
+            for r, t in cells:
+                want[0, 0, r, t] += g[0, 0, p, q] / len(cells)
+    check_same(compute("grad.avg_pool2d_backward", g, x, pool_size=(2, 2), strides=(2, 2),
+                       padding=(1, 1)), want)
+    with traps("shape_mismatch", "EXEC-grad-pool-1"):
+        compute("grad.avg_pool2d_backward", g, np.zeros((1, 1, 6, 6), "float32"),
+                pool_size=(2, 2), strides=(2, 2))
+
+
+def test_pool2d_backward_deduction():
+    assert_tensor(deduce("grad.max_pool2d_backward", [tensor((n, 2, 2, 2)), tensor((n, 2, 4, 4))],
+                         pool_size=(2, 2), strides=(2, 2)), (n, 2, 4, 4))
+    with raises_rule("SI-grad-pool-2"):
+        deduce("grad.max_pool2d_backward", [tensor((n, 2, 3, 3)), tensor((n, 2, 4, 4))],
+               pool_size=(2, 2), strides=(2, 2))
+    with raises_rule("SI-grad-pool-2"):
+        deduce("grad.avg_pool2d_backward", [tensor((1, 1, 1, 1)), tensor((1, 1, 1, 1))],
+               layout="NCHW16c")
+
+
+@pytest.mark.parametrize("kind", ["max", "avg"])
+@pytest.mark.parametrize("attrs,gshape,xshape", [
+    ("pool_size=(2, 2), strides=(2, 2)", '("n", 2, 2, 2)', '("n", 2, 4, 4)'),
+    ("pool_size=(3, 3), strides=(2, 1), padding=(1, 1, 1, 1), count_include_pad=True",
+     '("n", 2, 3, 5)', '("n", 2, 5, 5)'),
+    ("pool_size=(2, 3), strides=(2, 2), padding=(0, 1), ceil_mode=True",
+     '("n", 2, 3, 3)', '("n", 2, 5, 5)'),
+    ('pool_size=(2, 2), layout="NHWC"', '("n", 4, 4, 2)', '("n", 5, 5, 2)')])
+def test_pool2d_backward_lowered(kind, attrs, gshape, xshape):
+    check_lowered(module(f'g: R.Tensor({gshape}, "float32"), x: R.Tensor({xshape}, "float32")',
+                         f"y = R.grad.{kind}_pool2d_backward(g, x, {attrs})"),
+                  f"relax.grad.{kind}_pool2d_backward")
+
+
+def test_max_pool2d_backward_lowered_on_ties():
+    text = module('g: R.Tensor(("n", 1, 2, 2), "int32"), x: R.Tensor(("n", 1, 4, 4), "int32")',
+                  'x2 = R.floor_mod(x, R.const(2, "int32"))\n'
+                  'y = R.grad.max_pool2d_backward(g, x2, pool_size=(2, 2), strides=(2, 2))')
+    check_lowered(text, "relax.grad.max_pool2d_backward")
