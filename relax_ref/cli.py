@@ -652,6 +652,14 @@ def cmd_graph(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_emit(args: argparse.Namespace) -> int:
+    """BE-cli-1: the kernels of a module as CUDA or OpenCL C, and a launch table."""
+    from relax_ref.backends.emit import write_emitted
+
+    write_emitted(_parse_file(args.file), args.file, args.target, args.fuse, args.output)
+    return 0
+
+
 def cmd_memplan(args: argparse.Namespace) -> int:
     """CLI-memplan-1..4: allocations before and after StaticPlanBlockMemory (relax_ref/memplan.py)."""
     from relax_ref.memplan import run_command
@@ -827,6 +835,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--entry", metavar="NAME", help="only this function")
     p.add_argument("-o", "--output", metavar="FILE.svg", help="write the timeline as SVG")
     p.set_defaults(func=cmd_memplan)
+
+    p = sub.add_parser("emit", help="a module's kernels as CUDA or OpenCL C (scheduled, "
+                                    "lowered) and a launch table")
+    p.add_argument("file", help="a TVMScript module")
+    p.add_argument("--target", required=True, choices=("cuda", "opencl"))
+    p.add_argument("--fuse", action="store_true", help="fuse as the default pipeline does")
+    p.add_argument("-o", "--output", metavar="DIR", help="write FILE.cu/.cl and "
+                   "FILE.launch.json there (default: the source to standard output)")
+    p.set_defaults(func=cmd_emit)
 
     p = sub.add_parser("ops", help="every TVM 0.27 op with relax_ref's status: deduction, "
                                    "semantics, legalization, conformance cases, spec page")

@@ -3,8 +3,8 @@
 Each step is a PrimFunc -> PrimFunc function the TIR interpreter runs before and after,
 on the same arguments, with the same results (the tests check every step that way):
 
-1. ``lower_blocks`` (BE-lower-1): blocks become plain statements: iter vars substituted
-   by their values, the predicate an ``if``, ``T.init()`` an ``if`` on the reduction
+1. ``lower_blocks`` (BE-lower-1): blocks become plain statements: iter vars bound by
+   lets to their values (or replaced by a bare loop variable), the predicate an ``if``, ``T.init()`` an ``if`` on the reduction
    variables being at their minimum, allocated buffers ``T.allocate`` + ``T.decl_buffer``;
 2. ``flatten_buffers`` (BE-lower-2): every buffer access becomes one index into a 1-d
    buffer over the same data (row-major strides); the parameters keep their shapes;
@@ -143,7 +143,6 @@ def _lower_block(s: tir.Stmt) -> tir.Stmt:
     block = s.block
     if block.match_buffers:
         raise LowerError(f"block {block.name!r} has match_buffers", s.span, rule="BE-lower-1")
-    mapping = {iv.var: v for iv, v in zip(block.iter_vars, s.iter_values)}
     body = block.body
     if block.init is not None:
         # EXEC-tir-block-3 spelled as a test: every reduction var at its minimum.
@@ -154,7 +153,17 @@ def _lower_block(s: tir.Stmt) -> tir.Stmt:
                 cond = test if cond is None else P.And(cond, test, P.BOOL)
         init = block.init if cond is None else tir.IfThenElse(cond, block.init)
         body = _seq([init, body])
-    body = map_tir(body, expr_fn=lambda e: mapping.get(e, e) if isinstance(e, P.Var) else e)
+    # Each iter var bound once by a let (a readable kernel: ``long v_i = ...;``), or
+    # replaced by its value where that is a bare variable.
+    mapping = {iv.var: v for iv, v in zip(block.iter_vars, s.iter_values)
+               if isinstance(v, P.Var)}
+    if mapping:
+        body = map_tir(body, expr_fn=lambda e: mapping.get(e, e) if isinstance(e, P.Var)
+                       else e)
+    for iv, v in reversed(list(zip(block.iter_vars, s.iter_values))):
+        if not isinstance(v, P.Var):
+            value = v if v.dtype == iv.var.dtype else P.Cast(iv.var.dtype, v)
+            body = tir.LetStmt(iv.var, value, body)
     body = _allocate(block.alloc_buffers, body)
     # EXEC-tir-block-1: a value outside its iter var's domain traps in the interpreter;
     # the schedule only binds values inside it, which the tests check before lowering.
@@ -233,8 +242,9 @@ def lower_intrinsics(func: tir.PrimFunc) -> tir.PrimFunc:
 
 class _NonNegative:
     """Which integer expressions are >= 0 from their form alone: constants >= 0, loop
-    variables of loops from a non-negative minimum, the function's shape variables
-    (DESIGN.md decision 5: sizes are non-negative), and +, *, /, % of such."""
+    variables of loops from a non-negative minimum, let variables bound to such, the
+    function's shape variables (DESIGN.md decision 5: sizes are non-negative), and
+    +, *, /, %, min, max of such."""
 
     def __init__(self, func: tir.PrimFunc):
         self.vars: set[int] = set()
@@ -242,9 +252,11 @@ class _NonNegative:
             for d in b.shape:
                 if isinstance(d, P.Var):
                     self.vars.add(id(d))
-        for n in _walk_stmts(func.body):
+        for n in _walk_stmts(func.body):  # outer statements first
             if isinstance(n, tir.For) and self.holds(n.min):
                 self.vars.add(id(n.loop_var))
+            elif isinstance(n, tir.LetStmt) and self.holds(n.value):
+                self.vars.add(id(n.var))
 
     def holds(self, e) -> bool:
         if isinstance(e, P.IntImm):
@@ -254,11 +266,13 @@ class _NonNegative:
         if isinstance(e, (P.Add, P.Mul, P.FloorDiv, P.Div, P.Min, P.Max)):
             return self.holds(e.a) and self.holds(e.b)
         if isinstance(e, (P.FloorMod, P.Mod)):
-            return self.holds(e.a) and self.positive(e.b)
+            return self.holds(e.a) and self.divisor(e.b)
         return False
 
-    def positive(self, e) -> bool:
-        return isinstance(e, P.IntImm) and e.value > 0
+    def divisor(self, e) -> bool:
+        """A divisor >= 0: where it is 0 the operation traps in TIR, so a truncating
+        one is equal wherever the original has a value."""
+        return self.holds(e)
 
     def lower(self, e):
         if isinstance(e, (P.FloorDiv, P.FloorMod)):
@@ -268,7 +282,7 @@ class _NonNegative:
                                                                  e.dtype)
             if not e.dtype.is_integer:
                 raise LowerError(f"floor division of {e.dtype}", e.span, rule="BE-lower-3")
-            if self.holds(e.a) and self.positive(e.b) or e.dtype.is_uint:
+            if self.holds(e.a) and self.divisor(e.b) or e.dtype.is_uint:
                 return (P.Div if isinstance(e, P.FloorDiv) else P.Mod)(e.a, e.b, e.dtype)
             return _floor_with_correction(e)
         if isinstance(e, P.Call) and e.op in ("tir.rsqrt", "tirx.rsqrt"):
