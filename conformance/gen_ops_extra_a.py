@@ -432,6 +432,52 @@ def _sampling():
              ["relax.multinomial_from_uniform"], "uniform samples of shape (4, 2) are rejected")
 
 
+# -- layout_transform --------------------------------------------------------------------------
+
+def _moved(x, fn, shape, pad):
+    out = np.full(shape, pad, x.dtype)
+    for idx in np.ndindex(*x.shape):
+        out[fn(*idx)] = x[idx]
+    return out
+
+
+def _layout_transform():
+    x = fdata((3, 5), 2401)
+    _add("layout_transform_permute", [("x", ann(("n", 5)))],
+         "y = R.layout_transform(x, index_map=T.index_map(lambda i, j: (j, i)), pad_value=None)",
+         [ok([T_(x)], [T_(x.T.copy())]), ok([T_(x[:0])], [T_(np.zeros((5, 0), F32))])],
+         ["relax.layout_transform", "SI-manip-layout-1", "SI-manip-layout-2"],
+         "a transpose written as an index map, at n = 3 and 0", sym=("n",))
+    c = fdata((1, 8, 2, 2), 2402)
+    _add("layout_transform_nchw4c", [("x", ann((1, 8, 2, 2)))],
+         "y = R.layout_transform(x, index_map=T.index_map(lambda n, c, h, w: "
+         "(n, c // 4, h, w, c % 4)), pad_value=None)",
+         [ok([T_(c)], [T_(c.reshape(1, 2, 4, 2, 2).transpose(0, 1, 3, 4, 2).copy())])],
+         ["relax.layout_transform"], "NCHW to NCHW4c: 8 channels in 2 blocks of 4")
+    p = fdata((4, 6), 2403)
+    _add("layout_transform_pad", [("x", ann((4, 6)))],
+         "y = R.layout_transform(x, index_map=T.index_map(lambda i, j: (j // 4, i, j % 4)), "
+         "pad_value=T.float32(-1.0))",
+         [ok([T_(p)], [T_(_moved(p, lambda i, j: (j // 4, i, j % 4), (2, 4, 4), F32(-1.0)))])],
+         ["relax.layout_transform", "EXEC-manip-layout-1"],
+         "6 columns split by 4 pad to 8: the 2 extra positions per row hold pad_value -1")
+    _add("layout_transform_pad_missing", [("x", ann((6,), "int32"))],
+         "y = R.layout_transform(x, index_map=T.index_map(lambda i: (i // 4, i % 4)), "
+         "pad_value=None)",
+         [trap([T_(np.arange(6, dtype=np.int32))], "index_out_of_bounds")],
+         ["relax.layout_transform", "EXEC-manip-layout-1"],
+         "6 elements into (2, 4) leave 2 positions with no value and no pad_value: a trap "
+         "(TVM leaves them unwritten)")
+    _invalid("layout_transform_ndim", [("x", ann((4, 6)))],
+             "y = R.layout_transform(x, index_map=T.index_map(lambda i: (i,)), pad_value=None)",
+             "SI-manip-layout-1", ["relax.layout_transform"],
+             "a 1-index map for a 2-d tensor is rejected")
+    _invalid("layout_transform_negative", [("x", ann((4,)))],
+             "y = R.layout_transform(x, index_map=T.index_map(lambda i: (i - 1,)), "
+             "pad_value=None)", "SI-manip-layout-2", ["relax.layout_transform"],
+             "a map with a negative result (i - 1 at i = 0) is rejected")
+
+
 def cases() -> list[Case]:
     _CASES.clear()
     _elementwise()
@@ -440,4 +486,5 @@ def cases() -> list[Case]:
     _quantize()
     _hamming_window()
     _sampling()
+    _layout_transform()
     return list(_CASES)

@@ -1,0 +1,12 @@
+# from typing import TypeVar
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+# from tvm.script import tirx as T
+
+n = TypeVar("n")
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((n, 5), dtype="float32")):
+        y = R.layout_transform(x, index_map=T.index_map(lambda i, j: (j, i)), pad_value=None)
+        return y
