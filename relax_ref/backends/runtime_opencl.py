@@ -1,5 +1,6 @@
 """Running emitted OpenCL kernels with pyopencl (spec/backends.md BE-run-*): on PoCL by
-default, or on Oclgrind (a simulator that reports out-of-bounds accesses and races).
+default, or on Oclgrind (a simulator that reports out-of-bounds accesses and races:
+on Oclgrind a report is an error, DeviceCheckError, BE-run-3).
 
 ``run_opencl(prog, source, args)`` runs a DeviceProgram's kernels as the host part says
 (BE-lower-4): the arrays of ``args`` copied to the device, the intermediates allocated
@@ -9,8 +10,11 @@ destination-passing style of ``run_prim_func``). Needs the ``opencl`` extra.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+import sys
+import tempfile
 
 import numpy as np
 
@@ -19,7 +23,8 @@ from relax_ref.solver.evaluate import evaluate_int
 
 from .lower import DeviceProgram, host_environment
 
-__all__ = ["POCL", "OCLGRIND", "available", "default_platform", "run_opencl", "build"]
+__all__ = ["POCL", "OCLGRIND", "DeviceCheckError", "available", "default_platform",
+           "run_opencl", "build"]
 
 POCL = "Portable Computing Language"
 OCLGRIND = "Oclgrind"
@@ -28,6 +33,32 @@ OCLGRIND = "Oclgrind"
 def _cl():
     import pyopencl  # the opencl extra
     return pyopencl
+
+
+class DeviceCheckError(RuntimeError):
+    """Oclgrind reported an invalid access, a data race or a barrier error (BE-run-3);
+    ``report`` is its text (kernel, work-item, source line)."""
+
+    def __init__(self, report: str):
+        super().__init__(f"Oclgrind reported errors [BE-run-3]:\n{report}")
+        self.report = report
+
+
+@contextlib.contextmanager
+def _stderr_into(sink: list):
+    """Collect what native code writes to file descriptor 2 (Oclgrind reports there and
+    does not raise)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as tmp:
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            sink.append(tmp.read().decode(errors="replace"))
 
 
 _PROBE = "__kernel void probe(__global int* a) { a[get_global_id(0)] += 1; }"
@@ -59,6 +90,8 @@ def default_platform() -> str | None:
 @functools.lru_cache(maxsize=4)
 def _context(platform: str):
     cl = _cl()
+    if platform == OCLGRIND:  # BE-run-3: races too, not only invalid accesses
+        os.environ.setdefault("OCLGRIND_DATA_RACES", "1")
     for p in cl.get_platforms():
         if p.name == platform:
             ctx = cl.Context(p.get_devices()[:1])
@@ -105,19 +138,25 @@ def run_opencl(prog: DeviceProgram, source: str, args: list, platform: str | Non
             arrays.append((arg, buf))
     for var, dtype, extent in prog.allocations:
         device[id(var)] = upload(poison_array((int(evaluate_int(extent, env)),), dtype))
-    for k in prog.kernels:
-        kernel = _cl().Kernel(program, k.name)
-        kargs = []
-        for p in k.func.params:
-            if p.dtype.is_handle:
-                kargs.append(device[id(p)])
-            else:
-                kargs.append(np.array(env[p], dtype=str(p.dtype))[()])
-        grid = int(evaluate_int(k.grid, env))
-        block = int(evaluate_int(k.block, env))
-        if grid * block == 0:
-            continue
-        kernel(queue, (grid * block,), (block,), *kargs)
+    reports: list[str] = []
+    watch = _stderr_into(reports) if platform == OCLGRIND else contextlib.nullcontext()
+    with watch:
+        for k in prog.kernels:
+            kernel = cl.Kernel(program, k.name)
+            kargs = []
+            for p in k.func.params:
+                if p.dtype.is_handle:
+                    kargs.append(device[id(p)])
+                else:
+                    kargs.append(np.array(env[p], dtype=str(p.dtype))[()])
+            grid = int(evaluate_int(k.grid, env))
+            block = int(evaluate_int(k.block, env))
+            if grid * block == 0:
+                continue
+            kernel(queue, (grid * block,), (block,), *kargs)
+        queue.finish()
+    if reports and reports[0].strip():
+        raise DeviceCheckError(reports[0].strip())
     for arr, buf in arrays:
         if arr.size:
             out = np.empty(arr.size, dtype=arr.dtype)

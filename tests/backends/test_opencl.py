@@ -86,3 +86,32 @@ def test_every_conformance_kernel():
                 failed.append(f"{case}/{name}: {str(err).splitlines()[0]}")
     print(f"largest ULP distance: {worst}")
     assert not failed, "\n".join(failed)
+
+
+def _on_oclgrind(source_edit):
+    from relax_ref.backends.runtime_opencl import OCLGRIND, available
+    if not available(OCLGRIND):
+        pytest.skip("Oclgrind (the opencl extra) is not installed")
+    func = multiply_add()
+    args, ref = args_and_reference(func, np.random.default_rng(0), {"n": 5})
+    prog = L.lower_for_device(default_gpu_schedule(func, 4, 2), "f")
+    source = opencl_source([prog])
+    out = copy_args(args)
+    run_opencl(prog, source, out, OCLGRIND)  # the emitted kernel runs clean
+    assert_same(ref, out, func, "on Oclgrind")
+    broken = source_edit(source)
+    assert broken != source
+    run_opencl(prog, broken, copy_args(args), OCLGRIND)
+
+
+def test_oclgrind_catches_an_off_by_one_store():
+    from relax_ref.backends.runtime_opencl import DeviceCheckError
+    with pytest.raises(DeviceCheckError, match="Invalid write"):
+        _on_oclgrind(lambda s: s.replace("var_z[((vi * 3L) + vj)]",
+                                         "var_z[((vi * 3L) + vj + 1)]"))
+
+
+def test_oclgrind_catches_a_data_race():
+    from relax_ref.backends.runtime_opencl import DeviceCheckError
+    with pytest.raises(DeviceCheckError, match="race"):
+        _on_oclgrind(lambda s: s.replace("var_z[((vi * 3L) + vj)]", "var_z[vj]"))
