@@ -411,6 +411,12 @@ def _kernel_params(nest: tir.Stmt) -> tuple[list[P.Var], list[P.Var]]:
         return s
 
     map_tir(nest, stmt, expr)
+    buffers: dict[int, tir.Buffer] = {}
+    map_tir(nest, lambda s: _note_buffer(s, buffers), lambda e: _note_buffer(e, buffers))
+    for b in buffers.values():  # the interpreter checks accesses against the extents
+        for d in b.shape:
+            for v in P.free_vars(d):
+                scalars.setdefault(id(v), v)
     for s in _walk_stmts(nest):  # loop extents and mins are read too
         if isinstance(s, tir.For):
             for v in P.free_vars(s.min) + P.free_vars(s.extent):
@@ -419,6 +425,13 @@ def _kernel_params(nest: tir.Stmt) -> tuple[list[P.Var], list[P.Var]]:
     inner_data = {id(s.buffer_var) for s in _walk_stmts(nest) if isinstance(s, tir.Allocate)}
     return ([v for k, v in handles.items() if k not in inner_data],
             [v for k, v in scalars.items() if k not in bound])
+
+
+def _note_buffer(node, buffers: dict):
+    b = getattr(node, "buffer", None)
+    if isinstance(b, tir.Buffer):
+        buffers.setdefault(id(b), b)
+    return node
 
 
 def lower_for_device(func: tir.PrimFunc, name: str) -> DeviceProgram:
