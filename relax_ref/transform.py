@@ -23,7 +23,8 @@ __all__ = [
     "RemoveUnusedOutputs", "RemoveUnusedParameters", "ToNonDataflow", "TopologicalSort",
     "RewriteDataflowReshape", "FuseTransposeMatmul",
     "AnnotateTIROpPattern", "FuseOps", "FuseTIR", "FuseOpsByPattern", "LowerToLibrary",
-    "CallTIRRewrite", "LowerAllocTensor", "KillAfterLastUse",
+    "CallTIRRewrite", "LowerAllocTensor", "KillAfterLastUse", "LowerRuntimeBuiltin",
+    "ComputePrimValue", "AttachGlobalSymbol",
     "DispatchSampling",
     "Sequential", "build_pass", "pass_options",
 ]
@@ -211,6 +212,21 @@ def LowerAllocTensor() -> Pass:
 def KillAfterLastUse() -> Pass:
     """Kill each allocated tensor and storage after the last use of what may share it."""
     return get_pass("KillAfterLastUse")
+
+
+def LowerRuntimeBuiltin() -> Pass:
+    """Memory ops to the VM's; reshape, shape_of and tensor_to_shape to VM builtins."""
+    return get_pass("LowerRuntimeBuiltin")
+
+
+def ComputePrimValue() -> Pass:
+    """R.prim_value of a composite expression becomes a call of a host PrimFunc."""
+    return get_pass("ComputePrimValue")
+
+
+def AttachGlobalSymbol() -> Pass:
+    """Every function public with its global symbol (PrimFuncs after system_lib_prefix)."""
+    return get_pass("AttachGlobalSymbol")
 
 
 def Sequential(passes: Sequence[Pass | str], name: str | None = None) -> Pass:

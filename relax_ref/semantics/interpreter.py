@@ -36,6 +36,7 @@ from . import memory
 from relax_ref.errors import RelaxError, ResourceError, RuntimeCheckError
 from .liveness import release_plan
 from .packed import lookup_packed, register_packed
+from . import vm_builtins  # noqa: F401  (registers the vm.builtin.* of the lowering passes)
 from relax_ref.values import (
     Closure, DTypeValue, PackedFunc, PrimScalar, ShapeValue, StringValue, describe_value,
 )

@@ -1,0 +1,83 @@
+"""LowerRuntimeBuiltin (TVM's name): the memory ops become the VM's and the ops the VM
+runs as builtins become calls of them (spec/passes.md, PASS-lower-builtin-*).
+
+    R.memory.alloc_storage(size, dev, scope, dtype)  ->  R.vm.alloc_storage(size, dev, R.dtype("uint8"), scope)
+    R.memory.alloc_tensor(s, off, shape, dtype, dev) ->  R.vm.alloc_tensor(s, off, shape, dtype, dev)
+    R.memory.kill_tensor(x) / kill_storage(s)        ->  R.vm.kill_object(x)
+    R.reshape(x, shape)                              ->  R.call_packed("vm.builtin.reshape", x, shape, ty_args=...)
+    R.shape_of(x)                                    ->  R.call_packed("vm.builtin.shape_of", x, ty_args=...)
+    R.tensor_to_shape(x)                             ->  R.call_packed("vm.builtin.tensor_to_shape", x, ty_args=...)
+"""
+from __future__ import annotations
+
+from relax_ref.ir import relax as rx
+from relax_ref.semantics.normalize import normalize
+
+from .call_tir_rewrite import may_have_effects
+from .lower_alloc_tensor import UINT8
+from .lowering_stages import fuzz_inputs_for
+from .registry import register_pass
+from .rewrite import Rewriter, finish
+
+VM_ALLOC_STORAGE = rx.Op("relax.vm.alloc_storage")
+VM_ALLOC_TENSOR = rx.Op("relax.vm.alloc_tensor")
+VM_KILL_OBJECT = rx.Op("relax.vm.kill_object")
+
+#: PASS-lower-builtin-2: ops the VM runs as a packed builtin of the same semantics.
+AS_BUILTIN = {
+    "relax.reshape": "vm.builtin.reshape",
+    "relax.shape_of": "vm.builtin.shape_of",
+    "relax.tensor_to_shape": "vm.builtin.tensor_to_shape",
+}
+
+
+class _LowerRuntimeBuiltin(Rewriter):
+    def __init__(self) -> None:
+        super().__init__()
+        self.effects_allowed = False
+        self.in_dataflow = False
+
+    def function(self, func: rx.Function) -> rx.Function:
+        saved = self.effects_allowed, self.in_dataflow
+        self.effects_allowed, self.in_dataflow = may_have_effects(func), False
+        try:
+            return super().function(func)
+        finally:
+            self.effects_allowed, self.in_dataflow = saved
+
+    def block(self, block: rx.BindingBlock):
+        saved = self.in_dataflow
+        self.in_dataflow = isinstance(block, rx.DataflowBlock)
+        try:
+            return super().block(block)
+        finally:
+            self.in_dataflow = saved
+
+    def call(self, e: rx.Call) -> rx.Expr:
+        new = super().call(e)
+        if not isinstance(new.op, rx.Op):
+            return new
+        name, args = new.op.name, new.args
+        if name == "relax.memory.alloc_storage" and len(args) == 4:  # PASS-lower-builtin-1
+            return rx.Call(VM_ALLOC_STORAGE, (args[0], args[1], rx.DataTypeImm(UINT8), args[2]),
+                           span=new.span)
+        if name == "relax.memory.alloc_tensor" and len(args) in (4, 5):
+            return rx.Call(VM_ALLOC_TENSOR, args, span=new.span)
+        if name in ("relax.memory.kill_tensor", "relax.memory.kill_storage") and len(args) == 1:
+            return rx.Call(VM_KILL_OBJECT, args, span=new.span)
+        builtin = AS_BUILTIN.get(name)
+        # A packed call is an effect: only where effects are allowed (PASS-lower-builtin-3).
+        if builtin is not None and self.effects_allowed and not self.in_dataflow \
+                and e.struct_info is not None:
+            return rx.Call(rx.ExternFunc(builtin), args, sinfo_args=(e.struct_info,),
+                           span=new.span)
+        return new
+
+
+@register_pass("LowerRuntimeBuiltin", exact=True,
+               fuzz_inputs=fuzz_inputs_for("LowerRuntimeBuiltin"))
+def lower_runtime_builtin(mod: rx.IRModule) -> rx.IRModule:
+    """PASS-lower-builtin-1..4: memory ops to the VM's, reshape/shape_of/tensor_to_shape
+    to the VM's builtins."""
+    mod = normalize(mod)
+    return finish(_LowerRuntimeBuiltin().module(mod))
