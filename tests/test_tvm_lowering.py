@@ -77,7 +77,16 @@ KNOWN_LOWERED = {
                                                        "reads weights[-100]"),
     "grad_max_pool2d_backward_padded": (TVM_BUG, "reads the argmax buffer at window "
                                                  "index -1 (a Select evaluates both arms)"),
+    "log_add_exp_large": (TVM_BUG, "log(exp(a) + exp(b)) in float32 overflows to inf for "
+                                   "a = 100 (EXEC-ew-logaddexp-1)"),
+    "collapse_sum_to_sym": (TVM_BUG, "n = 0: the reduction never runs its T.init; output "
+                                     "unwritten"),
+    "hamming_window_sym_size": (TVM_BUG, "with a symbolic size the float16 window's angle is "
+                                         "computed in float32 (2 pi promotes), not float16 as "
+                                         "for a constant size"),
     # Checks TVM's lowering leaves out: the kernel runs without them.
+    "layout_transform_pad_missing": (TVM_CHECK, "positions no element reaches without a "
+                                                "pad_value (left unwritten)"),
     "grad_max_pool2d_backward_ties": (TVM_CHECK, "output_grad being the pool's output shape"),
     "argmin_symbolic_empty_trap": (TVM_CHECK, "argmin of an empty axis"),
     "max_empty_trap": (TVM_CHECK, "max of an empty axis"),
@@ -92,7 +101,15 @@ KNOWN_LOWERED = {
     "max_pool2d_negative_output_trap": (TRAP_KIND, "as conv2d_negative_output_trap"),
     "pad_crop_trap": (TRAP_KIND, "as conv2d_negative_output_trap"),
     "eye_prims": (TRAP_KIND, "a negative n: shape_mismatch at the output, not invalid_value"),
+    "reverse_sequence_lengths_mismatch": (TRAP_KIND, "too few seq_lengths: the kernel's "
+                                                     "load past their end, not shape_mismatch"),
     # Ours.
+    **{name: (OURS, "TVM's searchsorted kernel uses T.alloc_local, which our parser does "
+                    "not read") for name in ("bucketize_left", "bucketize_right",
+                                             "bucketize_int32_out")},
+    **{name: (OURS, "TVM's argsort/gather kernels declare buffers our parser does not read "
+                    "(SYN-tir-7: no data variable)") for name in (
+        "median_axis1", "median_all_keepdims", "median_nan_last", "median_empty_row")},
     "arange_prim_step": (OURS, "TVM's shape ceil(6.0 / float32(s)) casts from float32, "
                                "which our evaluation of dimensions refuses (EXEC-sym-1)"),
 }
