@@ -656,7 +656,8 @@ def cmd_emit(args: argparse.Namespace) -> int:
     """BE-cli-1: the kernels of a module as CUDA or OpenCL C, and a launch table."""
     from relax_ref.backends.emit import write_emitted
 
-    write_emitted(_parse_file(args.file), args.file, args.target, args.fuse, args.output)
+    write_emitted(_parse_file(args.file), args.file, args.target, args.fuse, args.output,
+                  args.row_reductions)
     return 0
 
 
@@ -841,6 +842,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="a TVMScript module")
     p.add_argument("--target", required=True, choices=("cuda", "opencl"))
     p.add_argument("--fuse", action="store_true", help="fuse as the default pipeline does")
+    p.add_argument("--row-reductions", action="store_true",
+                   help="row reductions as shared-memory trees (one block per row)")
     p.add_argument("-o", "--output", metavar="DIR", help="write FILE.cu/.cl and "
                    "FILE.launch.json there (default: the source to standard output)")
     p.set_defaults(func=cmd_emit)

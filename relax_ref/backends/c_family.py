@@ -146,8 +146,19 @@ class CFamilyPrinter:
     # -- statements (BE-emit-1) --------------------------------------------------------------
     def stmt(self, s: tir.Stmt, d: int) -> None:
         if isinstance(s, tir.SeqStmt):
+            phase = False
             for x in s.seq:
-                self.stmt(x, d)
+                is_phase = isinstance(x, tir.For) and x.thread_tag == "threadIdx.x"
+                if is_phase:
+                    # BE-emit-6: consecutive phases of a block meet at a barrier.
+                    if phase:
+                        self.emit(self.barrier + ";", d)
+                    self.emit("{", d)
+                    self.stmt(x, d + 1)
+                    self.emit("}", d)
+                else:
+                    self.stmt(x, d)
+                phase = is_phase
         elif isinstance(s, tir.For):
             self.for_loop(s, d)
         elif isinstance(s, tir.IfThenElse):
@@ -159,6 +170,10 @@ class CFamilyPrinter:
             self.emit("}", d)
         elif isinstance(s, tir.BufferStore):
             self.store(s, d)
+        elif isinstance(s, tir.Allocate):
+            self.allocate(s, d)
+        elif isinstance(s, tir.DeclBuffer):
+            self.stmt(s.body, d)
         elif isinstance(s, tir.LetStmt):
             self.emit(f"{self.ctype(s.var.dtype)} {self.name(s.var)} = {self.expr(s.value)};", d)
             self.stmt(s.body, d)
@@ -184,6 +199,19 @@ class CFamilyPrinter:
 
     def thread_index(self, tag: str) -> str:
         raise NotImplementedError
+
+    barrier = ""
+    shared_space = ""
+
+    def allocate(self, s: tir.Allocate, d: int) -> None:
+        """BE-emit-6: a block's shared memory, of a constant size."""
+        (n,) = s.extents
+        if s.scope != "shared" or not isinstance(n, P.IntImm):
+            raise EmitError(f"an allocation in scope {s.scope} of extent {n} in a kernel",
+                            s.span, rule="BE-emit-6")
+        self.emit(f"{self.shared_space} {self.storage_type(s.dtype)} "
+                  f"{self.name(s.buffer_var)}[{n.value}];", d)
+        self.stmt(s.body, d)
 
     def store(self, s: tir.BufferStore, d: int) -> None:
         (i,) = s.indices

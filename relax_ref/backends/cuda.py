@@ -31,6 +31,9 @@ class CUDAPrinter(CFamilyPrinter):
     uint64_suffix = "ULL"
     helper_prefix = "static __device__ __forceinline__"
 
+    barrier = "__syncthreads()"
+    shared_space = "__shared__"
+
     def thread_index(self, tag: str) -> str:
         return tag
 

@@ -19,6 +19,7 @@ from .cuda import cuda_source
 from .gpu_schedule import TARGET_THREADS, default_gpu_schedule
 from .lower import DeviceProgram, lower_for_device
 from .opencl import opencl_source
+from .row_reduction import schedule_row_reductions
 
 __all__ = ["Emitted", "emit_module", "write_emitted", "TARGETS"]
 
@@ -38,8 +39,10 @@ class Emitted:
         return SUFFIX[self.target]
 
 
-def emit_module(mod: IRModule, target: str, fuse: bool = False) -> Emitted:
-    """Legalize (and fuse), schedule, lower and print every PrimFunc of ``mod``."""
+def emit_module(mod: IRModule, target: str, fuse: bool = False,
+                row_reductions: bool = False) -> Emitted:
+    """Legalize (and fuse), schedule (row reductions as shared-memory trees when
+    ``row_reductions``, BE-sched-5), lower and print every PrimFunc of ``mod``."""
     if target not in TARGETS:
         raise ValueError(f"target must be one of {TARGETS}, not {target!r}")
     from relax_ref.semantics.normalize import normalize
@@ -48,7 +51,8 @@ def emit_module(mod: IRModule, target: str, fuse: bool = False) -> Emitted:
     passes = ["LegalizeOps"] + (["AnnotateTIROpPattern", "FuseOps", "FuseTIR"] if fuse else [])
     mod = Sequential(passes)(normalize(mod))
     threads = TARGET_THREADS[target]
-    programs = tuple(lower_for_device(default_gpu_schedule(f, threads), name)
+    schedule = schedule_row_reductions if row_reductions else default_gpu_schedule
+    programs = tuple(lower_for_device(schedule(f, threads), name)
                      for name, f in mod.items() if isinstance(f, tir.PrimFunc))
     source = (cuda_source if target == "cuda" else opencl_source)(list(programs))
     return Emitted(target, source, programs, launch_table(programs, target))
@@ -83,14 +87,14 @@ def launch_table(programs, target: str) -> dict:
 
 
 def write_emitted(mod: IRModule, path: str, target: str, fuse: bool,
-                  out_dir: str | None) -> list[str]:
+                  out_dir: str | None, row_reductions: bool = False) -> list[str]:
     """BE-cli-1: the source to standard output, or ``<stem>.cu``/``.cl`` and
     ``<stem>.launch.json`` in ``out_dir``; returns the paths written."""
     import json
     import os
     import sys
 
-    emitted = emit_module(mod, target, fuse)
+    emitted = emit_module(mod, target, fuse, row_reductions)
     if out_dir is None:
         sys.stdout.write(emitted.source)
         return []

@@ -61,7 +61,7 @@ def default_gpu_schedule(func: tir.PrimFunc, max_threads: int = 1024,
                             rule="BE-sched-1")
     block = root.block
     body = block.body
-    nests = _flat_seq(body)
+    nests = flat_seq(body)
     bound = tuple(_bind_nest(s, max_threads, max_blocks) for s in nests)
     new_body = bound[0] if len(bound) == 1 else tir.SeqStmt(bound)
     new_root = dataclasses.replace(root, block=dataclasses.replace(block, body=new_body))
@@ -142,11 +142,11 @@ def _bind_nest(s: tir.Stmt, max_threads: int, max_blocks: int) -> tir.Stmt:
                    thread_tag="blockIdx.x")
 
 
-def _flat_seq(s: tir.Stmt) -> list[tir.Stmt]:
+def flat_seq(s: tir.Stmt) -> list[tir.Stmt]:
     """The statements of nested sequences, in order (FuseTIR may nest them)."""
     if not isinstance(s, tir.SeqStmt):
         return [s]
-    return [x for part in s.seq for x in _flat_seq(part)]
+    return [x for part in s.seq for x in flat_seq(part)]
 
 
 def _div_mod(fused, stride, extent, dtype) -> P.PrimExpr:

@@ -32,7 +32,7 @@ from relax_ref.ir.dtype import parse_dtype
 from relax_ref.semantics.memory import poison_array
 from relax_ref.semantics.tir_interp import run_prim_func
 from relax_ref.solver.evaluate import evaluate_int
-from relax_ref.solver.simplify import simplify
+from relax_ref.solver.simplify import canonical_equal, simplify
 
 __all__ = ["LowerError", "Kernel", "DeviceProgram", "lower_blocks", "flatten_buffers",
            "lower_intrinsics", "split_host_device", "lower_for_device",
@@ -369,11 +369,13 @@ def split_host_device(func: tir.PrimFunc, name: str) -> DeviceProgram:
         host_vars |= {id(v) for d in b.shape for v in P.free_vars(d)}
     kernels = []
     for k, nest in enumerate(nests):
-        if not (isinstance(nest, tir.For) and nest.thread_tag == "blockIdx.x"
-                and isinstance(nest.body, tir.For) and nest.body.thread_tag == "threadIdx.x"):
+        block = _thread_extent(nest) if (isinstance(nest, tir.For)
+                                         and nest.thread_tag == "blockIdx.x") else None
+        if block is None:
             raise LowerError(f"{name}: statement {k} of the body is not a thread-bound nest "
-                             f"(blockIdx.x around threadIdx.x); schedule it first",
-                             getattr(nest, "span", None), rule="BE-lower-4")
+                             f"(blockIdx.x around threadIdx.x loops of one extent); "
+                             f"schedule it first", getattr(nest, "span", None),
+                             rule="BE-lower-4")
         handles, scalars = _kernel_params(nest)
         unknown = [v.name for v in scalars if id(v) not in host_vars]
         if unknown:
@@ -382,8 +384,18 @@ def split_host_device(func: tir.PrimFunc, name: str) -> DeviceProgram:
         kname = f"{name}_kernel" if len(nests) == 1 else f"{name}_kernel_{k}"
         kfunc = tir.PrimFunc(tuple(handles) + tuple(scalars), (), nest,
                              attrs=func.attrs, s_tir=False)
-        kernels.append(Kernel(kname, kfunc, nest.extent, nest.body.extent))
+        kernels.append(Kernel(kname, kfunc, nest.extent, block))
     return DeviceProgram(name, func, tuple(allocations), tuple(kernels))
+
+
+def _thread_extent(nest: tir.For) -> P.PrimExpr | None:
+    """The one extent of the threadIdx.x loops inside a blockIdx.x loop (a kernel may
+    have several, its phases, BE-sched-5), or None."""
+    extents = [s.extent for s in _walk_stmts(nest.body)
+               if isinstance(s, tir.For) and s.thread_tag == "threadIdx.x"]
+    if not extents or any(not canonical_equal(e, extents[0]) for e in extents[1:]):
+        return None
+    return extents[0]
 
 
 def _kernel_params(nest: tir.Stmt) -> tuple[list[P.Var], list[P.Var]]:

@@ -30,6 +30,9 @@ class OpenCLPrinter(CFamilyPrinter):
     pointer_space = "__global "
     restrict = "restrict"
 
+    barrier = "barrier(CLK_LOCAL_MEM_FENCE)"
+    shared_space = "__local"
+
     def thread_index(self, tag: str) -> str:
         kind, axis = tag.split(".")
         fn = {"blockIdx": "get_group_id", "threadIdx": "get_local_id"}[kind]

@@ -1,0 +1,181 @@
+"""The row-reduction schedule (spec/backends.md BE-sched-5): one block of threads per
+output element, a strided partial fold per thread, then a tree in shared memory.
+
+Invariant: the kernel is a sequence of *phases*, thread loops over the same
+``threadIdx.x`` extent inside one ``blockIdx.x`` loop, and a barrier separates
+consecutive phases. The TIR interpreter runs each phase for every thread before the
+next phase starts, which is what the barrier guarantees on a device, so the
+interpreter's result is the device's result; the emitters print a barrier between
+consecutive phases (BE-emit-6).
+
+The fold is reassociated: exact for ``max``/``min`` and integer sums, within float
+rounding for float sums (the tests say how much).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from relax_ref.ir import prim_expr as P
+from relax_ref.ir import tir
+from relax_ref.ir.dtype import parse_dtype
+from relax_ref.solver.simplify import simplify
+
+from .gpu_schedule import flat_seq, default_gpu_schedule, is_scheduled
+
+__all__ = ["schedule_row_reductions", "is_row_reduction"]
+
+HANDLE = parse_dtype("handle")
+_OPS = (P.Add, P.Max, P.Min)
+
+
+def schedule_row_reductions(func: tir.PrimFunc, max_threads: int = 256) -> tir.PrimFunc:
+    """Row reductions of ``func`` as shared-memory trees, every other nest by the
+    default schedule (BE-sched-1..4)."""
+    if is_scheduled(func):
+        return func
+    root = func.body
+    if not isinstance(root, tir.SBlockRealize) or root.block.iter_vars:
+        return default_gpu_schedule(func, max_threads)
+    nests = [_tree(n, max_threads) or n for n in flat_seq(root.block.body)]
+    body = nests[0] if len(nests) == 1 else tir.SeqStmt(tuple(nests))
+    staged = dataclasses.replace(func, body=dataclasses.replace(
+        root, block=dataclasses.replace(root.block, body=body)))
+    return default_gpu_schedule(staged, max_threads)
+
+
+def is_row_reduction(nest: tir.Stmt) -> bool:
+    return _match(nest) is not None
+
+
+def _match(nest: tir.Stmt):
+    """(loops, realize, output buffer, operator, init value, right operand) when
+    ``nest`` is ``O[s] = init; O[s] = O[s] op rhs`` over spatial then reduction loops."""
+    loops: list[tir.For] = []
+    s = nest
+    while isinstance(s, tir.For):
+        loops.append(s)
+        s = s.body
+    if not isinstance(s, tir.SBlockRealize) or not loops:
+        return None
+    block = s.block
+    kinds = "".join(iv.kind for iv in block.iter_vars)
+    if ("R" not in kinds or kinds != "S" * kinds.count("S") + "R" * kinds.count("R")
+            or len(loops) != len(kinds) or block.alloc_buffers or block.match_buffers
+            or not (isinstance(s.predicate, P.IntImm) and s.predicate.value)
+            or any(v is not l.loop_var for v, l in zip(s.iter_values, loops))
+            or any(not (isinstance(l.min, P.IntImm) and l.min.value == 0) for l in loops)
+            or any(l.kind == "thread_binding" for l in loops)):
+        return None
+    init, body = block.init, block.body
+    if not (isinstance(init, tir.BufferStore) and isinstance(body, tir.BufferStore)):
+        return None
+    out = body.buffer
+    spatial = {id(iv.var) for iv in block.iter_vars if iv.kind == "S"}
+    same = lambda idx: len(idx) == len(body.indices) and all(  # noqa: E731
+        a is b for a, b in zip(idx, body.indices))
+    if (init.buffer is not out or not same(init.indices)
+            or any(not (isinstance(i, P.Var) and id(i) in spatial) for i in body.indices)):
+        return None
+    op = body.value
+    if type(op) not in _OPS or not (isinstance(op.a, tir.BufferLoad) and op.a.buffer is out
+                                    and same(op.a.indices)):
+        return None
+    rhs = op.b
+    if _reads(rhs, out) or _reads(init.value, out) or out.dtype.is_bool:
+        return None
+    if isinstance(op, P.Add) and not (isinstance(init.value, (P.IntImm, P.FloatImm))
+                                      and init.value.value == 0):
+        return None  # the tree adds the initial value once per thread
+    return loops, s, out, type(op), init.value, rhs
+
+
+def _reads(e: P.PrimExpr, buf: tir.Buffer) -> bool:
+    if isinstance(e, tir.BufferLoad) and e.buffer is buf:
+        return True
+    return any(_reads(c, buf) for c in P.children(e))
+
+
+def _tree(nest: tir.Stmt, max_threads: int) -> tir.Stmt | None:
+    found = _match(nest)
+    if found is None:
+        return None
+    loops, realize, out, op, init, rhs = found
+    block = realize.block
+    dt = loops[0].loop_var.dtype
+    ivs = list(zip(block.iter_vars, loops))
+    spatial = [(iv, l) for iv, l in ivs if iv.kind == "S"]
+    reduce = [(iv, l) for iv, l in ivs if iv.kind == "R"]
+    rows = simplify(_product([l.extent for _, l in spatial], dt))
+    length = simplify(_product([l.extent for _, l in reduce], dt))
+    if isinstance(length, P.IntImm):
+        t = 1
+        while t < min(length.value, max_threads):
+            t *= 2
+    else:
+        t = max_threads
+    T = P.IntImm(t, dt)
+    name = block.name
+    bx = P.Var(f"{name}_row", dt)
+    red = tir.Buffer(f"{name}_red", (T,), out.dtype, P.Var(f"{name}_red", HANDLE),
+                     scope="shared")
+
+    def combine(a, b):
+        return op(a, b, out.dtype)
+
+    def load(i):
+        return tir.BufferLoad(red, (i,), out.dtype)
+
+    def lets(pairs, index, body):
+        stride: P.PrimExpr = P.IntImm(1, dt)
+        bound = []
+        for iv, l in reversed(pairs):
+            e = index if _is_one(stride) else P.FloorDiv(index, stride, dt)
+            bound.append((iv.var, P.FloorMod(e, l.extent, dt)))
+            stride = simplify(stride * l.extent)
+        for var, value in bound:
+            body = tir.LetStmt(var, value, body)
+        return body
+
+    def phase(make):
+        tx = P.Var(f"{name}_t", dt)
+        return tir.For(tx, P.IntImm(0, dt), T, "thread_binding", make(tx),
+                       thread_tag="threadIdx.x")
+
+    def partial(tx):
+        r = P.Var(f"{name}_k", dt)
+        k = r * T + tx
+        fold = tir.BufferStore(red, combine(load(tx), rhs), (tx,))
+        step: tir.Stmt = lets(reduce, k, lets(spatial, bx, fold))
+        if not (isinstance(length, P.IntImm) and length.value % t == 0):
+            step = tir.IfThenElse(P.LT(k, length, P.BOOL), step)
+        chunks = simplify(P.FloorDiv(length + P.IntImm(t - 1, dt), T, dt))
+        return tir.SeqStmt((tir.BufferStore(red, init, (tx,)),
+                            tir.For(r, P.IntImm(0, dt), chunks, "serial", step)))
+
+    phases = [phase(partial)]
+    half = t // 2
+    while half >= 1:
+        h = P.IntImm(half, dt)
+        phases.append(phase(lambda tx, h=h: tir.IfThenElse(
+            P.LT(tx, h, P.BOOL),
+            tir.BufferStore(red, combine(load(tx), load(tx + h)), (tx,)))))
+        half //= 2
+    zero = P.IntImm(0, dt)
+    phases.append(phase(lambda tx: tir.IfThenElse(
+        P.EQ(tx, zero, P.BOOL),
+        lets(spatial, bx, tir.BufferStore(out, load(zero), realize.block.body.indices)))))
+    body = tir.Allocate(red.data, out.dtype, (T,), P.IntImm(1, P.BOOL),
+                        tir.DeclBuffer(red, tir.SeqStmt(tuple(phases))), scope="shared")
+    return tir.For(bx, P.IntImm(0, dt), rows, "thread_binding", body,
+                   thread_tag="blockIdx.x")
+
+
+def _product(exprs, dtype) -> P.PrimExpr:
+    out: P.PrimExpr = P.IntImm(1, dtype)
+    for e in exprs:
+        out = out * e
+    return out
+
+
+def _is_one(e) -> bool:
+    return isinstance(e, P.IntImm) and e.value == 1
