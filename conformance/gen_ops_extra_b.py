@@ -260,7 +260,7 @@ def _gradient() -> list[Case]:
                       "y = R.grad.end_checkpoint(b)"],
                      [ok([T_(x)], [T_(x)])],
                      ["relax.grad.no_grad", "relax.grad.start_checkpoint",
-                      "relax.grad.end_checkpoint", "EXEC-grad-mark-1"],
+                      "relax.grad.end_checkpoint", "SI-grad-mark-1", "EXEC-grad-mark-1"],
                      "the gradient markers are the identity", sym=("n",)))
     out.append(_invalid("grad_checkpoint_of_a_constant", [("x", ann((3,)))],
                         'y = R.grad.start_checkpoint(R.const(1.0, "float32"))',
@@ -427,5 +427,49 @@ def _inspection() -> list[Case]:
     return out
 
 
+def _more_invalid() -> list[Case]:
+    """One invalid case for each deduction rule the cases above leave uncovered."""
+    rows = [
+        ("gather_elements_longer_indices", [("x", ann((3, 2))), ("i", ann((3, 5), I64))],
+         "y = R.gather_elements(x, i, axis=0)", "SI-index-gelem-4", "relax.gather_elements",
+         "indices (3, 5) are longer than data (3, 2) off the axis (TVM reads out of bounds)"),
+        ("gather_nd_int32_indices", [("x", ann((3,))), ("i", ann((2, 1), "int32"))],
+         "y = R.gather_nd(x, i)", "SI-index-gnd-2", "relax.gather_nd",
+         "gather_nd takes int64 indices only (TVM's rule)"),
+        ("gather_nd_batch_mismatch", [("x", ann((3, 2))), ("i", ann((4, 1), I64))],
+         "y = R.gather_nd(x, i, batch_dims=1)", "SI-index-gnd-4", "relax.gather_nd",
+         "batch dimension 4 of indices against 3 of data"),
+        ("index_tensor_too_many", [("x", ann((3,))), ("a", ann((2,), I64)),
+                                   ("b", ann((2,), I64))],
+         "y = R.index_tensor(x, (a, b))", "SI-index-itensor-2", "relax.index_tensor",
+         "two index tensors for a 1-d tensor"),
+        ("index_put_values_rank", [("x", ann((3,))), ("a", ann((2,), I64)),
+                                   ("v", ann((1, 2)))],
+         "y = R.index_put(x, (a,), v)", "SI-index-put-3", "relax.index_put",
+         "values (1, 2) have more dimensions than the indices' shape (2,)"),
+        ("scatter_elements_dtype_mismatch", [("x", ann((3,))), ("i", ann((3,), I64)),
+                                             ("u", ann((3,), "int32"))],
+         "y = R.scatter_elements(x, i, u)", "SI-index-scatter-2", "relax.scatter_elements",
+         "int32 updates into float32 data"),
+        ("scatter_nd_dtype_mismatch", [("x", ann((3,))), ("i", ann((1, 1), I64)),
+                                       ("u", ann((1,), "float16"))],
+         "y = R.scatter_nd(x, i, u)", "SI-index-snd-2", "relax.scatter_nd",
+         "float16 updates into float32 data"),
+        ("slice_scatter_rank_mismatch", [("x", ann((2, 8))), ("s", ann((2,)))],
+         "y = R.slice_scatter(x, s, 1, 7, 3, axis=1)", "SI-index-sscatter-2",
+         "relax.slice_scatter", "src of rank 1 into input of rank 2"),
+        ("slice_scatter_end_past_input", [("x", ann((6,))), ("s", ann((2,)))],
+         "y = R.slice_scatter(x, s, 4, 8, 2)", "SI-index-sscatter-4", "relax.slice_scatter",
+         "end 8 past a dimension of 6 (TVM ignores the positions past the end)"),
+        ("grad_nll_loss_backward_targets_shape", [("g", ann(())), ("p", ann((2, 3))),
+                                                  ("t", ann((3,), I64))],
+         "y = R.grad.nll_loss_backward(g, p, t)", "SI-grad-nll-2",
+         "relax.grad.nll_loss_backward", "targets (3,) for predictions (2, 3)"),
+    ]
+    return [_invalid(name, params, body, rule, [op], desc)
+            for name, params, body, rule, op, desc in rows]
+
+
 def cases() -> list[Case]:
-    return _gathers() + _scatters() + _gradient() + _pool_gradients() + _inspection()
+    return (_gathers() + _scatters() + _gradient() + _pool_gradients() + _inspection()
+            + _more_invalid())

@@ -259,9 +259,9 @@ def compute_nll_loss_backward(attrs, g: np.ndarray, pred: np.ndarray, targets: n
 
 
 def legalize_nll_loss_backward(ctx):
-    """TE-leg-grad-3: TVM's form in stages: ``all_weights[t] = if_then_else(target ==
-    ignore_index, 0, weights[target])`` (a guarded load: an ignored target reads
-    nothing), for ``"mean"`` their sum (a reduction over targets' shape), and
+    """TE-leg-grad-3: TVM's form in stages: without weights a stage ``T_full`` of ones;
+    ``all_weights[t] = if_then_else(target == ignore_index, 0, weights[target])`` (a
+    guarded load: an ignored target reads nothing, any other out of range traps), for ``"mean"`` their sum (a reduction over targets' shape), and
     ``pred_grad = select(c == target, (0 - all_weights) * g', 0)``. Declines unless the
     operands' shapes are the same expressions as SI-grad-nll-2 asks for (the kernel
     cannot check them)."""
@@ -281,11 +281,12 @@ def legalize_nll_loss_backward(ctx):
     dt = pred.dtype
     zero = te.const(0.0, dt)
     ignore = P.IntImm(ctx.attr("ignore_index"), INT64)
+    if w is None:  # TVM's ones (topi.full): a target out of range is a load out of bounds
+        w = te.compute((n,), lambda i: te.const(1.0, dt), name="T_full")
 
     def weight(*i):
         t = tgt[i] if tgt.dtype == INT64 else te.cast(INT64, tgt[i])
-        read = w[(t,)] if w is not None else te.const(1.0, dt)
-        return te.if_then_else(P.EQ(t, ignore, BOOL), zero, read)
+        return te.if_then_else(P.EQ(t, ignore, BOOL), zero, w[(t,)])
     all_w = te.compute(tshape, weight, name="all_weights")
     total = None
     if reduction == "mean":

@@ -210,3 +210,18 @@ def test_max_pool2d_backward_lowered_on_ties():
                   'x2 = R.floor_mod(x, R.const(2, "int32"))\n'
                   'y = R.grad.max_pool2d_backward(g, x2, pool_size=(2, 2), strides=(2, 2))')
     check_lowered(text, "relax.grad.max_pool2d_backward")
+
+
+def test_nll_loss_backward_lowered_traps_an_out_of_range_target():
+    import relax_ref
+    from relax_ref.errors import RuntimeCheckError
+    from relax_ref.passes.legalize_ops import legalize_ops
+
+    text = module('g: R.Tensor((), "float32"), p: R.Tensor((2, 3), "float32"), '
+                  't: R.Tensor((2,), "int64")', 'y = R.grad.nll_loss_backward(g, p, t)')
+    mod = relax_ref.check(relax_ref.from_source(text))
+    args = (np.array(1.0, "float32"), np.zeros((2, 3), "float32"), np.array([0, 3]))
+    for m_ in (mod, legalize_ops(mod)):
+        with pytest.raises(RuntimeCheckError) as err:
+            relax_ref.run(m_, *args)
+        assert err.value.check == "index_out_of_bounds"

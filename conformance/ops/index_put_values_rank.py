@@ -1,0 +1,9 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((3,), dtype="float32"), a: R.Tensor((2,), dtype="int64"), v: R.Tensor((1, 2), dtype="float32")):
+        y = R.index_put(x, (a,), v)
+        return y
