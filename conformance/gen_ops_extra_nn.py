@@ -407,6 +407,93 @@ def _losses(out):
           "cross_entropy_with_logits whose widths differ only at run time", sym=("a", "b"))
 
 
+# -- resize2d, resize3d ----------------------------------------------------------------------------
+
+def _resize_linear_ref(x, outs):
+    """half_pixel bilinear / trilinear resizing in float64 (coordinates clamped as the
+    op clamps its taps): a reference for inputs and sizes where float32 rounding cannot
+    move a result beyond the case's tolerance."""
+    nsp = len(outs)
+    sizes = x.shape[2:]
+    out = np.zeros(x.shape[:2] + tuple(outs))
+    for y in np.ndindex(*outs):
+        taps = []
+        for a in range(nsp):
+            u = (y[a] + 0.5) * sizes[a] / outs[a] - 0.5
+            i = int(np.floor(u))
+            t = u - i
+            taps.append([(min(max(i, 0), sizes[a] - 1), 1 - t),
+                         (min(max(i + 1, 0), sizes[a] - 1), t)])
+        total = 0.0
+        for combo in np.ndindex(*(2,) * nsp):
+            weight = np.prod([taps[a][combo[a]][1] for a in range(nsp)])
+            total = total + weight * x[(slice(None), slice(None),
+                                        *(taps[a][combo[a]][0] for a in range(nsp)))]
+        out[(slice(None), slice(None), *y)] = total
+    return out
+
+
+def _nearest_floor_ref(x, outs):
+    """asymmetric nearest resizing with floor: output x reads floor(x * L / O)."""
+    sizes = x.shape[2:]
+    idx = [[o * sizes[a] // outs[a] for o in range(outs[a])] for a in range(len(outs))]
+    return x[(slice(None), slice(None), *np.ix_(*idx))]
+
+
+def _resize(out):
+    x = fdata((1, 2, 3, 4), 3501)
+    _case(out, "resize2d_linear_half_pixel", [("x", ann((1, 2, 3, 4)))],
+          "y = R.image.resize2d(x, R.shape([5, 7]))",
+          [ok([T_(x)], [T_(_resize_linear_ref(x, (5, 7)).astype(F32))], rtol=1e-5, atol=1e-5)],
+          ["relax.image.resize2d", "SI-image-resize-3", "EXEC-image-resize-1"],
+          "bilinear resize 3x4 -> 5x7 with half-pixel centres, edge taps clamped")
+    x = idata((1, 3, 4, 2), 3502, dtype="int32")
+    _case(out, "resize2d_nearest_asymmetric_nhwc", [("x", ann((1, 3, 4, 2), "int32"))],
+          'y = R.image.resize2d(x, R.shape([6, 8]), layout="NHWC", method="nearest_neighbor", '
+          'coordinate_transformation_mode="asymmetric", rounding_method="floor")',
+          [ok([T_(x)], [T_(np.ascontiguousarray(np.transpose(_nearest_floor_ref(
+              np.transpose(x, (0, 3, 1, 2)), (6, 8)), (0, 2, 3, 1))))])],
+          ["relax.image.resize2d", "SI-image-resize-3", "EXEC-image-resize-1"],
+          "nearest upsampling by 2 (PyTorch's nearest) of int32 NHWC data")
+    x = np.array([[[[0.0, 10.0], [20.0, 30.0]]]], F32)
+    _case(out, "resize2d_crop_extrapolate", [("x", ann((1, 1, 2, 2)))],
+          'y = R.image.resize2d(x, R.shape([2, 2]), roi=[0.0, 0.0, 2.0, 1.0], '
+          'coordinate_transformation_mode="tf_crop_and_resize", extrapolation_value=-1.0)',
+          [ok([T_(x)], [T_(np.array([[[[0.0, 10.0], [-1.0, -1.0]]]], F32))])],
+          ["relax.image.resize2d", "EXEC-image-resize-1"],
+          "tf_crop_and_resize: row coordinate 2 lies outside [0, 1] and takes the "
+          "extrapolation value")
+    x = fdata((1, 2, 2, 3, 2), 3503)
+    _case(out, "resize3d_linear", [("x", ann((1, 2, 2, 3, 2)))],
+          "y = R.image.resize3d(x, R.shape([3, 4, 3]))",
+          [ok([T_(x)], [T_(_resize_linear_ref(x, (3, 4, 3)).astype(F32))], rtol=1e-5,
+              atol=1e-5)],
+          ["relax.image.resize3d", "SI-image-resize-3", "EXEC-image-resize-1"],
+          "trilinear resize 2x3x2 -> 3x4x3 with half-pixel centres")
+    x = fdata((1, 1, 2, 2, 2), 3504)
+    _case(out, "resize3d_nearest_upsample", [("x", ann(("n", 1, 2, 2, 2)))],
+          'y = R.image.resize3d(x, R.shape([4, 2, 6]), method="nearest_neighbor", '
+          'coordinate_transformation_mode="asymmetric")',
+          [ok([T_(x)], [T_(_nearest_floor_ref(x, (4, 2, 6)))])],
+          ["relax.image.resize3d", "EXEC-image-resize-1"],
+          "nearest resize3d (rounding '' is floor for asymmetric) with a symbolic batch",
+          sym=("n",))
+    _invalid(out, "resize2d_size_rank", [("x", ann((1, 1, 2, 2)))],
+             "y = R.image.resize2d(x, R.shape([2, 2, 2]))", "SI-image-resize-1",
+             ["relax.image.resize2d"], "resize2d with a 3-value size")
+    _invalid(out, "resize2d_unknown_method", [("x", ann((1, 1, 2, 2)))],
+             'y = R.image.resize2d(x, R.shape([2, 2]), method="bilinear")', "SI-call-1",
+             ["relax.image.resize2d"], "resize2d with method bilinear (not a resize method)")
+    _invalid(out, "resize3d_wrong_ndim", [("x", ann((1, 1, 2, 2)))],
+             "y = R.image.resize3d(x, R.shape([2, 2, 2]))", "SI-nn-layout-2",
+             ["relax.image.resize3d"], "resize3d of a 4-d tensor")
+    _case(out, "resize2d_empty_image_trap", [("x", ann((1, 1, "h", 2)))],
+          "y = R.image.resize2d(x, R.shape([2, 2]))",
+          [trap([T_(np.zeros((1, 1, 0, 2), F32))], "index_out_of_bounds")],
+          ["relax.image.resize2d", "EXEC-image-resize-2"],
+          "resize2d of an image of height 0 to 2x2 reads outside it", sym=("h",))
+
+
 def cases() -> list[Case]:
     out: list[Case] = []
     _rearrange(out)
@@ -414,4 +501,5 @@ def cases() -> list[Case]:
     _convolutions(out)
     _pools(out)
     _losses(out)
+    _resize(out)
     return out
