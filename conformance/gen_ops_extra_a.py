@@ -133,6 +133,12 @@ def _manipulate():
              f"meshgrid of lengths n = 3 and 2 with indexing={ix!r}"
              + (" (NumPy's shape (2, 3); TVM 0.27 deduces (3, 2))" if ix == "xy" else ""),
              sym=("n",))
+    _add("meshgrid_runtime_ndim_trap", [("a", ann((3,))), ("b", ann(None))],
+         "y = R.meshgrid((a, b))",
+         [trap([T_(x), T_(np.zeros((2, 2), F32))], "shape_mismatch"),
+          ok([T_(x), T_(z)], [T_(g) for g in np.meshgrid(x, z, indexing="ij")])],
+         ["relax.meshgrid", "EXEC-manip-meshgrid-1"],
+         "a tensor of unknown ndim: a 2-d one traps at run time, a 1-d one works")
     _invalid("meshgrid_2d", [("a", ann((3,))), ("b", ann((2, 2)))],
              "y = R.meshgrid((a, b))", "SI-manip-meshgrid-1", ["relax.meshgrid"],
              "meshgrid of a 2-d tensor is rejected")

@@ -377,6 +377,8 @@ def _collapse_values(x: np.ndarray, target: tuple[int, ...]) -> np.ndarray:
         raise OpRuntimeError("shape_mismatch", f"shape {tuple(x.shape)} is no broadcast of "
                              f"the target {tuple(target)}", rule="EXEC-manip-collapse-1")
     axes = collapsed_axes(x.shape, target)
+    if not axes:
+        return fresh(x)
     total = lookup("relax.sum").compute(rx.Attrs.of({"axis": tuple(axes), "keepdims": True}),
                                         x)
     return fresh(np.asarray(total).reshape(target))
@@ -391,19 +393,38 @@ def compute_collapse_sum_like(attrs, x: np.ndarray, like: np.ndarray) -> np.ndar
 
 
 def legalize_collapse_sum(ctx):
-    """TE-leg-manip-13: ``R.sum`` over the collapsed axes with ``keepdims=True``, then
-    ``R.reshape`` to the target when data has more dimensions (both lowered in turn):
-    the sum's numerics are R.sum's. The deduced shape fixes which axes collapse."""
-    s = ctx.arg_sinfo[0]
+    """TE-leg-manip-13: one PrimFunc ``collapse_sum`` folding data over the collapsed
+    axes in their order as R.sum's lowering folds (``+`` in the dtype, a bool ``or`` as
+    ``T.max``); where a collapsed axis may be empty, a last stage writes 0 for an empty
+    row (a fold that never runs leaves nothing written). No collapsed axis: a copy."""
+    x = ctx.tensor(0)
     out_shape = _tensor_result(ctx)
-    if not isinstance(s, si.TensorStructInfo) or s.shape is None:
-        raise ctx.decline("data has no known shape")
-    axes = collapsed_axes(tuple(s.shape), out_shape)
-    total = ctx.call_op("relax.sum", ctx.args[0], axis=tuple(axes), keepdims=True)
-    if len(out_shape) == len(s.shape):
-        return total
-    summed = ctx.emit(total, "lv")
-    return ctx.call_op("relax.reshape", summed, rx.ShapeExpr(tuple(out_shape)))
+    lead = x.ndim - len(out_shape)
+    axes = collapsed_axes(x.shape, out_shape)
+    if not axes:
+        return ctx.call_te(te.compute(out_shape, lambda *o: x[o], name="T_collapse",
+                                      axis_prefix="ax"), "collapse_sum")
+    red = {a: te.reduce_axis(x.shape[a], f"k{a}") for a in axes}
+    reducer = te.max if x.dtype.is_bool else te.sum
+
+    def fold(*o):
+        index = tuple(red[a].var if a in red else o[a - lead] for a in range(x.ndim))
+        return reducer(x[index], axis=list(red.values()))
+    from relax_ref.solver.analyzer import Analyzer
+
+    analyzer = Analyzer()
+    may_be_empty = not all(analyzer.can_prove(P.GE(x.shape[a], _i64(1), BOOL)) for a in axes)
+    name = f"{x.name}_red"
+    total = te.compute(out_shape, fold, name=f"{name}_temp" if may_be_empty else name,
+                       axis_prefix="ax")
+    if may_be_empty:
+        count = _i64(1)
+        for a in axes:
+            count = P.Mul(count, x.shape[a], INT64)
+        zero = te.const(0, x.dtype)
+        total = te.compute(out_shape, lambda *o: te.if_then_else(
+            P.GT(count, _i64(0), BOOL), total[o], zero), name=name, axis_prefix="ax")
+    return ctx.call_te(total, "collapse_sum")
 
 
 # -- registration ------------------------------------------------------------------------------

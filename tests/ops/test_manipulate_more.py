@@ -191,14 +191,15 @@ def test_collapse_sum_semantics():
 
 
 @pytest.mark.parametrize("target", ["R.shape([1, 3])", 'R.shape(["n", 1, 3])', "R.shape([3])",
-                                    "R.shape([])"])
+                                    "R.shape([])", 'R.shape(["n", 4, 3])'])
 def test_collapse_sum_to_lowers(target):
     text = module('x: R.Tensor(("n", 4, 3), "float32")',
                   f"y = R.collapse_sum_to(x, {target})")
     check_lowered(text, "relax.collapse_sum_to")
 
 
-def test_collapse_sum_like_lowers():
-    text = module('x: R.Tensor(("n", 4, 3), "int32"), t: R.Tensor((4, 1), "int32")',
+@pytest.mark.parametrize("dtype", ["int32", "float16", "bool"])
+def test_collapse_sum_like_lowers(dtype):
+    text = module(f'x: R.Tensor(("n", 4, 3), "{dtype}"), t: R.Tensor((4, 1), "{dtype}")',
                   "y = R.collapse_sum_like(x, t)")
     check_lowered(text, "relax.collapse_sum_like")
