@@ -24,7 +24,7 @@ __all__ = [
     "RewriteDataflowReshape", "FuseTransposeMatmul",
     "AnnotateTIROpPattern", "FuseOps", "FuseTIR", "FuseOpsByPattern", "LowerToLibrary",
     "CallTIRRewrite", "LowerAllocTensor", "KillAfterLastUse", "LowerRuntimeBuiltin",
-    "ComputePrimValue", "AttachGlobalSymbol",
+    "ComputePrimValue", "AttachGlobalSymbol", "VMShapeLower",
     "DispatchSampling",
     "Sequential", "build_pass", "pass_options",
 ]
@@ -227,6 +227,14 @@ def ComputePrimValue() -> Pass:
 def AttachGlobalSymbol() -> Pass:
     """Every function public with its global symbol (PrimFuncs after system_lib_prefix)."""
     return get_pass("AttachGlobalSymbol")
+
+
+def VMShapeLower(emit_err_ctx: bool = True) -> Pass:
+    """Symbolic values through the shape heap and the vm.builtin shape calls."""
+    if not emit_err_ctx:
+        raise ValueError("VMShapeLower always emits its error contexts: they give a failing "
+                         "check its kind (EXEC-vm-2)")
+    return get_pass("VMShapeLower")
 
 
 def Sequential(passes: Sequence[Pass | str], name: str | None = None) -> Pass:

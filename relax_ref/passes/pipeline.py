@@ -126,5 +126,6 @@ PIPELINES: dict[str, tuple[str, ...]] = {
     "default": ("DispatchSampling", "DispatchSortScan", "LegalizeOps", "RewriteDataflowReshape",
                 "ToNonDataflow", "RemovePurityChecking", "CallTIRRewrite",
                 "StaticPlanBlockMemory", "LowerAllocTensor", "KillAfterLastUse",
-                "LowerRuntimeBuiltin", "ComputePrimValue", "AttachGlobalSymbol"),
+                "LowerRuntimeBuiltin", "ComputePrimValue", "VMShapeLower",
+                "AttachGlobalSymbol"),
 }

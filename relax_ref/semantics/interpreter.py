@@ -472,6 +472,15 @@ def _eval_call_pure_packed(interp: Interpreter, e: rx.Call, frame: Frame):
                                               span=e.span), frame)
 
 
+def _eval_call_builtin_with_ctx(interp: Interpreter, e: rx.Call, frame: Frame):
+    """EXEC-vm-7: ``R.call_builtin_with_ctx(f, (args...))`` calls the packed function
+    ``f`` on ``args`` (TVM's VM passes its context first; relax_ref's builtins need none)."""
+    callee = interp.expr(e.args[0], frame)
+    args = interp.expr(e.args[1], frame) if len(e.args) > 1 else ()
+    return interp.apply(callee, list(args), rx.Call(e.args[0], (), e.attrs, e.sinfo_args,
+                                                    span=e.span), frame)
+
+
 def _eval_print(interp: Interpreter, e: rx.Call, frame: Frame):
     # SYN-relax-12: the format is the first operand.
     return _print(_format_operand(e), [interp.expr(a, frame) for a in e.args[1:]])
@@ -637,6 +646,7 @@ _STRUCTURAL: dict[str, Callable] = {
     "relax.memory.kill_tensor": _eval_kill,
     "relax.vm.kill_object": _eval_kill,
     "relax.null_value": _eval_null,
+    "relax.call_builtin_with_ctx": _eval_call_builtin_with_ctx,
 }
 
 

@@ -85,7 +85,11 @@ def _alloc_shape_heap(size):
     return np.zeros(_int(size), dtype=np.int64)
 
 
-def _heap(heap) -> np.ndarray:
+def _heap(heap) -> np.ndarray | None:
+    """The heap; None for the null value a function without symbolic values passes (its
+    codes then use immediates only, and a slot code fails on it)."""
+    if isinstance(heap, tuple) and not heap:
+        return None
     if not isinstance(heap, np.ndarray) or heap.dtype != np.int64 or heap.ndim != 1:
         raise RuntimeCheckError(f"a shape heap (1-d int64) expected, found "
                                 f"{describe_value(heap)}", None, check="struct_info",
@@ -100,6 +104,8 @@ def _match_values(values: list[int], heap: np.ndarray, codes: list, err_ctx, wha
         code, operand = _int(codes[2 * k]), _int(codes[2 * k + 1])
         if code == ASSERT_EQUAL_TO_IMM and value != operand:
             raise _fail(err_ctx, f"{what} {k} is {value}, expected {operand}")
+        if code in (STORE_TO_HEAP, ASSERT_EQUAL_TO_LOAD):
+            _check_slot(heap, operand)
         if code == STORE_TO_HEAP:
             heap[operand] = value
         elif code == ASSERT_EQUAL_TO_LOAD and value != int(heap[operand]):
@@ -139,11 +145,22 @@ def _match_prim_value(value, heap, code, operand, err_ctx):
     return ()
 
 
-def _build(heap: np.ndarray, codes: list) -> list[int]:
+def _check_slot(heap, index: int) -> None:
+    if heap is None or not 0 <= index < heap.shape[0]:
+        size = 0 if heap is None else heap.shape[0]
+        raise RuntimeCheckError(f"shape heap slot {index} does not exist (the heap has "
+                                f"{size})", None, check="out_of_bounds", rule="EXEC-vm-3")
+
+
+def _build(heap, codes: list) -> list[int]:
     out = []
     for k in range(0, len(codes), 2):
         code, operand = _int(codes[k]), _int(codes[k + 1])
-        out.append(int(heap[operand]) if code == LOAD_SHAPE else operand)
+        if code == LOAD_SHAPE:
+            _check_slot(heap, operand)
+            out.append(int(heap[operand]))
+        else:
+            out.append(operand)
     return out
 
 

@@ -21,7 +21,7 @@ EXAMPLES = sorted((REPO / "examples").glob("*.py"))
 def test_the_order_is_tvms():
     names = PIPELINES["default"]
     assert list(names) == [n for n in TVM_DEFAULT_ORDER if n in names]
-    assert set(TVM_DEFAULT_ORDER) - set(names) <= {"RewriteCUDAGraph", "VMShapeLower"}
+    assert set(TVM_DEFAULT_ORDER) - set(names) <= {"RewriteCUDAGraph"}
 
 
 @pytest.mark.parametrize("path", sample_files() + EXAMPLES, ids=lambda p: p.stem)
@@ -39,4 +39,5 @@ def test_opt_with_the_default_pipeline_runs(tmp_path, capsys):
     assert main(["opt", str(mlp), "--pipeline", "default", "-o", str(out)]) == 0
     text = out.read_text()
     assert "R.vm.alloc_storage" in text and "R.call_tir" not in text
+    assert "vm.builtin.match_shape" in text and "vm.builtin.make_shape" in text
     check_pass(DEFAULT, parse(mlp.read_text()), trials=1)
