@@ -17,7 +17,6 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.attr_values import IndexMap
 from relax_ref.ir.dtype import BOOL, INT64
-from relax_ref.ir.numpy_dtype import numpy_dtype
 from relax_ref.solver.expr_utils import substitute
 
 from .common import OpRuntimeError, cast_value, expr_text, tensor_arg

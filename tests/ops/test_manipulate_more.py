@@ -18,7 +18,7 @@ from .helpers import (
 from .legalize_helpers import check_lowered, module
 
 N, M = sym("n"), sym("m")
-F32, I64 = parse_dtype("float32"), parse_dtype("int64")
+F32 = parse_dtype("float32")
 
 
 def _prim(dtype="float32"):
