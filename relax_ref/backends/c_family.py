@@ -124,6 +124,7 @@ class CFamilyPrinter:
         self._reset_names()
         self.lines: list[str] = []
         self.buffer_types = _handle_types(k.func.body)
+        self.in_thread = False
         params = []
         for p in k.func.params:
             if p.dtype.is_handle:
@@ -189,7 +190,10 @@ class CFamilyPrinter:
                 raise EmitError("a thread loop that does not start at 0", s.span,
                                 rule="BE-emit-1")
             self.emit(f"{t} {v} = ({t}){self.thread_index(s.thread_tag)};", d)
+            inside, self.in_thread = self.in_thread, self.in_thread or \
+                s.thread_tag.startswith("threadIdx")
             self.stmt(s.body, d)
+            self.in_thread = inside
             return
         lo, ext = self.expr(s.min), self.expr(s.extent)
         end = ext if isinstance(s.min, P.IntImm) and s.min.value == 0 else f"{lo} + {ext}"
@@ -204,13 +208,17 @@ class CFamilyPrinter:
     shared_space = ""
 
     def allocate(self, s: tir.Allocate, d: int) -> None:
-        """BE-emit-6: a block's shared memory, of a constant size."""
+        """BE-emit-6: a block's shared memory, or (inside a thread) a thread's own
+        array, of a constant size."""
         (n,) = s.extents
-        if s.scope != "shared" or not isinstance(n, P.IntImm):
-            raise EmitError(f"an allocation in scope {s.scope} of extent {n} in a kernel",
-                            s.span, rule="BE-emit-6")
-        self.emit(f"{self.shared_space} {self.storage_type(s.dtype)} "
-                  f"{self.name(s.buffer_var)}[{n.value}];", d)
+        private = s.scope in ("global", "local") and self.in_thread
+        if not (s.scope == "shared" or private) or not isinstance(n, P.IntImm) or (
+                private and s.dtype.is_float and s.dtype.bits == 16):
+            raise EmitError(f"an allocation in scope {s.scope} of {s.dtype} and extent "
+                            f"{n} in a kernel", s.span, rule="BE-emit-6")
+        space = f"{self.shared_space} " if s.scope == "shared" else ""
+        self.emit(f"{space}{self.storage_type(s.dtype)} "
+                  f"{self.name(s.buffer_var)}[{max(n.value, 1)}];", d)
         self.stmt(s.body, d)
 
     def store(self, s: tir.BufferStore, d: int) -> None:

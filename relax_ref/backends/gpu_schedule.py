@@ -37,7 +37,7 @@ class ScheduleError(RelaxError):
 
 
 def is_scheduled(func: tir.PrimFunc) -> bool:
-    return bool(func.attrs.get("tir.is_scheduled", False))
+    return bool(func.attrs.get("tirx.is_scheduled", False))
 
 
 def schedule_module(mod: IRModule, target: str = "opencl") -> IRModule:
@@ -51,10 +51,16 @@ def schedule_module(mod: IRModule, target: str = "opencl") -> IRModule:
 def default_gpu_schedule(func: tir.PrimFunc, max_threads: int = 1024,
                          max_blocks: int = MAX_BLOCKS) -> tir.PrimFunc:
     """``func`` with each loop nest around a leaf block bound to GPU threads (BE-sched-1);
-    unchanged when already scheduled (attribute ``tir.is_scheduled``)."""
+    unchanged when already scheduled (attribute ``tirx.is_scheduled``, as TVM 0.27)."""
     if is_scheduled(func):
         return func
     root = func.body
+    if (isinstance(root, tir.SBlockRealize) and not root.block.iter_vars
+            and root.block.name != "root" and not _has_child_block(root.block.body)):
+        # A 0-d computation whose block is the whole body (TVM wraps it alike): one
+        # thread runs it.
+        root = tir.SBlockRealize((), P.IntImm(1, P.BOOL), tir.SBlock(
+            "root", (), (), (), root))
     if not isinstance(root, tir.SBlockRealize) or root.block.iter_vars:
         raise ScheduleError(f"the default GPU schedule needs a PrimFunc whose body is its "
                             f"root block, found {type(root).__name__}", func.span,
@@ -65,8 +71,8 @@ def default_gpu_schedule(func: tir.PrimFunc, max_threads: int = 1024,
     bound = tuple(_bind_nest(s, max_threads, max_blocks) for s in nests)
     new_body = bound[0] if len(bound) == 1 else tir.SeqStmt(bound)
     new_root = dataclasses.replace(root, block=dataclasses.replace(block, body=new_body))
-    attrs = Attrs(tuple((k, v) for k, v in func.attrs.items if k != "tir.is_scheduled")
-                  + (("tir.is_scheduled", True),))
+    attrs = Attrs(tuple((k, v) for k, v in func.attrs.items if k != "tirx.is_scheduled")
+                  + (("tirx.is_scheduled", True),))
     return dataclasses.replace(func, body=new_root, attrs=attrs)
 
 
@@ -83,9 +89,10 @@ def _bind_nest(s: tir.Stmt, max_threads: int, max_blocks: int) -> tir.Stmt:
                             f"block; found a nest ending in {type(inner).__name__}",
                             getattr(inner, "span", None), rule="BE-sched-1")
     realize, block = inner, inner.block
-    loop_of = {id(l.loop_var): l for l in loops}
     # BE-sched-1: each iter var is bound to its own loop's variable, loops start at 0.
-    if len(realize.iter_values) != len(loops) or any(
+    if not loops and all(isinstance(v, P.IntImm) for v in realize.iter_values):
+        pass  # a 0-d block (iter vars bound to constants): one thread, as TVM's unit loop
+    elif len(realize.iter_values) != len(loops) or any(
             v is not l.loop_var for v, l in zip(realize.iter_values, loops)) or any(
             not _is_zero(l.min) for l in loops):
         raise ScheduleError(f"block {block.name!r}: the default GPU schedule needs each "
