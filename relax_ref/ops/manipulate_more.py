@@ -233,10 +233,9 @@ def compute_one_hot(attrs, indices: np.ndarray, on, off) -> np.ndarray:
     axis = runtime_axis(attrs.get("axis"), indices.ndim + 1, "EXEC-manip-one-hot-1",
                         check="shape_mismatch")
     positions = np.arange(depth).reshape((depth,) + (1,) * (indices.ndim - axis))
+    # compared as int64, as the lowering's T.Cast does (a uint64 beyond int64 wraps
+    # negative: no position)
     hit = np.expand_dims(indices, axis).astype(np.int64) == positions
-    if not np.issubdtype(indices.dtype, np.signedinteger):
-        # an unsigned index beyond int64 is no position
-        hit &= np.expand_dims(indices, axis) <= np.uint64(np.iinfo(np.int64).max)
     dtype = numpy_dtype(on.dtype)
     return np.where(hit, np.asarray(on.value, dtype), np.asarray(off.value, dtype)).astype(dtype)
 
