@@ -196,9 +196,61 @@ def compute_layout_transform(attrs, x: np.ndarray) -> np.ndarray:
 
 # -- lowering ----------------------------------------------------------------------------------
 
+def _inverse(index_map: IndexMap, dims, analyzer):
+    """``o -> [index of x]`` inverting a map whose results are, each parameter used once:
+    the parameter itself, a split ``p // c`` with ``p % c`` (``p = o1 * c + o2``), or a
+    fusion ``p * c + q`` with ``q``'s extent provably at most ``c`` (``p = o // c``,
+    ``q = o % c``); results without parameters are allowed. None for any other map."""
+    params, results = list(index_map.params), list(index_map.results)
+    solved: dict[P.Var, object] = {}
+    used: set[int] = set()
+
+    def solve(p, fn) -> bool:
+        if not (isinstance(p, P.Var) and p in params) or p in solved:
+            return False
+        solved[p] = fn
+        return True
+
+    for k, r in enumerate(results):
+        if isinstance(r, P.Var):
+            if not solve(r, lambda o, k=k: o[k]):
+                return None
+        elif isinstance(r, P.FloorDiv) and _const(r.b) is not None:
+            c = _const(r.b)
+            mods = [m for m, q in enumerate(results) if isinstance(q, P.FloorMod)
+                    and q.a is r.a and _const(q.b) == c]
+            if len(mods) != 1 or not solve(r.a, lambda o, k=k, m=mods[0], c=c: P.Add(
+                    P.Mul(o[k], _i64(c), INT64), o[m], INT64)):
+                return None
+            used.add(mods[0])
+        elif isinstance(r, P.Add):
+            mul, q = (r.a, r.b) if isinstance(r.a, P.Mul) else (r.b, r.a)
+            if not isinstance(mul, P.Mul) or not isinstance(q, P.Var) or q not in params:
+                return None
+            c, p = (_const(mul.b), mul.a) if _const(mul.b) is not None else (_const(mul.a), mul.b)
+            if c is None or c <= 0 or not analyzer.can_prove(
+                    P.LE(dims[params.index(q)], _i64(c), BOOL)):
+                return None
+            if not (solve(p, lambda o, k=k, c=c: P.FloorDiv(o[k], _i64(c), INT64)) and
+                    solve(q, lambda o, k=k, c=c: P.FloorMod(o[k], _i64(c), INT64))):
+                return None
+        elif isinstance(r, P.FloorMod) or not P.free_vars(r):
+            continue  # a split's second half (checked above), or a constant
+        else:
+            return None
+        used.add(k)
+    orphans = [k for k, r in enumerate(results) if k not in used and P.free_vars(r)]
+    if orphans or set(solved) != set(params):
+        return None
+    return lambda o: [solved[p](o) for p in params]
+
+
 def legalize_layout_transform(ctx):
     """TE-leg-manip-14. A map whose results are its parameters in another order is a
-    transpose (``T_layout_trans[o] = x[o permuted back]``). Any other map: stage
+    transpose (``T_layout_trans[o] = x[o permuted back]``). A map ``_inverse`` inverts
+    (splits, fusions) reads x at the inverse of ``o`` where that lies in x's box and
+    maps back to ``o``, else ``pad_value`` (or a read out of bounds: a trap, as
+    EXEC-manip-layout-1). Any other map: stage
     ``layout_count`` counts the elements of x each result position receives and
     ``layout_source`` folds the row-major position of the one it receives (``T.max``,
     -1 for none), both reductions over x's whole index box; the result reads x there,
@@ -216,6 +268,25 @@ def legalize_layout_transform(ctx):
                          name="T_layout_trans", axis_prefix="ax")
         return ctx.call_te(out, "te_layout_transform")
     dims = list(x.shape)
+    pad = ctx.attr("pad_value")
+    if x.ndim == 0:
+        raise ctx.decline("a 0-d x has no read out of bounds")
+    outside = x[(dims[0],) + (_i64(0),) * (x.ndim - 1)]
+    none = outside if pad is None else te.const(
+        pad.value if isinstance(pad, P.PrimExpr) else pad, x.dtype)
+    from relax_ref.solver.analyzer import Analyzer
+
+    inverse = _inverse(index_map, dims, Analyzer())
+    if inverse is not None:
+        def read_back(*o):
+            src = inverse(o)
+            inside = [P.And(P.GE(v, _i64(0), BOOL), P.LT(v, d, BOOL), BOOL)
+                      for v, d in zip(src, dims)]
+            again = [P.EQ(substitute(r, dict(zip(params, src))), oi, BOOL)
+                     for r, oi in zip(results, o)]
+            return te.if_then_else(te.all_of(*inside, *again), x[tuple(src)], none)
+        out = te.compute(out_shape, read_back, name="T_layout_trans", axis_prefix="ax")
+        return ctx.call_te(out, "te_layout_transform")
 
     def hits(o):
         k = [te.reduce_axis(d, f"k{n}") for n, d in enumerate(dims)]
@@ -237,10 +308,6 @@ def legalize_layout_transform(ctx):
         return te.max(te.select(cond, pos, _i64(-1)), axis=axes)
     count = te.compute(out_shape, count_of, name="layout_count", axis_prefix="ax")
     source = te.compute(out_shape, source_of, name="layout_source", axis_prefix="ax")
-    pad = ctx.attr("pad_value")
-    outside = x[(dims[0],) + (_i64(0),) * (x.ndim - 1)] if x.ndim else None
-    if outside is None:
-        raise ctx.decline("a 0-d x has no read out of bounds")
 
     def unravel(p):
         out, rest = [], p
@@ -252,8 +319,6 @@ def legalize_layout_transform(ctx):
 
     def value(*o):
         s = source[o]
-        none = outside if pad is None else te.const(
-            pad.value if isinstance(pad, P.PrimExpr) else pad, x.dtype)
         found = te.if_then_else(P.GE(s, _i64(0), BOOL), x[unravel(s)], none)
         return te.if_then_else(P.GT(count[o], _i64(1), BOOL), outside, found)
     out = te.compute(out_shape, value, name="T_layout_trans", axis_prefix="ax")

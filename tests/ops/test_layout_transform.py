@@ -76,6 +76,23 @@ def test_traps(index_map):
     ('R.Tensor((4, "n"), "float32")', "lambda i, j: (j // 2, i, j % 2)", "T.float32(-1.0)"),
     ('R.Tensor((4, "n"), "int32")', "lambda i, j: (j // 2, i, j % 2)", "None"),
     ('R.Tensor(("n",), "float32")', "lambda i: (i * 2,)", "2.5"),
+    ('R.Tensor((2, "n", 3), "float32")', "lambda a, b, c: (b, a * 3 + c)", "None"),
+    ('R.Tensor((1, 8, "n", 2), "float16")', "lambda n, c, h, w: (n, c // 4, h, w, c % 4)",
+     "None"),
+    ('R.Tensor(("n", 2), "int32")', "lambda i, j: (i // 3, j, 0, i % 3)", "7"),
 ])
 def test_lowers(x_ann, index_map, pad):
     check_lowered(_call(x_ann, index_map, pad), "relax.layout_transform")
+
+
+@pytest.mark.parametrize("index_map,inverted", [
+    ("lambda i, j: (j // 4, i, j % 4)", True), ("lambda i, j: (i * 6 + j,)", True),
+    ("lambda i, j: (j, i, 0)", True), ("lambda i, j: (i * 2, j)", False),
+    ("lambda i, j: (i + j, j)", False),
+])
+def test_split_and_fusion_maps_are_inverted_others_searched(index_map, inverted):
+    """TE-leg-manip-14: an invertible map reads x at the inverse; any other searches
+    (the layout_count and layout_source stages)."""
+    out = check_lowered(_call('R.Tensor((4, 6), "float32")', index_map, "T.float32(0.0)"),
+                        "relax.layout_transform")
+    assert ("layout_count" in out.script()) != inverted
