@@ -125,6 +125,7 @@ class CFamilyPrinter:
         self.lines: list[str] = []
         self.buffer_types = _handle_types(k.func.body)
         self.in_thread = False
+        self.levels: dict[str, int] = {}
         params = []
         for p in k.func.params:
             if p.dtype.is_handle:
@@ -251,6 +252,33 @@ class CFamilyPrinter:
                             rule="BE-emit-1")
         return method(e)
 
+    # C's precedence, so that a kernel reads ``v_i0 * 8L + v_i1``: a text printed bare
+    # records its operator's level; an operand is parenthesized when its level is lower
+    # than its context needs (strictly lower on the left: C groups a + b + c as
+    # (a + b) + c, which is also TIR's tree; on the right, lower or equal).
+    _LEVEL = {"*": 13, "/": 13, "%": 13, "+": 12, "-": 12, "<": 10, "<=": 10, ">": 10,
+              ">=": 10, "==": 9, "!=": 9, "&&": 5, "||": 4}
+    _ATOM = 99
+
+    def bare(self, text: str, op: str) -> str:
+        self.levels[text] = self._LEVEL[op]
+        return text
+
+    def operand(self, e: P.PrimExpr, op: str, right: bool) -> str:
+        text = self.expr(e)
+        level, need = self.levels.get(text, self._ATOM), self._LEVEL[op]
+        return f"({text})" if level < need or (right and level == need) else text
+
+    def atom(self, e: P.PrimExpr) -> str:
+        return self.atom_text(self.expr(e))
+
+    def atom_text(self, text: str) -> str:
+        return f"({text})" if self.levels.get(text, self._ATOM) < self._ATOM else text
+
+    def infix(self, e, op: str) -> str:
+        return self.bare(f"{self.operand(e.a, op, False)} {op} {self.operand(e.b, op, True)}",
+                         op)
+
     def e_Var(self, e: P.Var) -> str:
         return self.name(e)
 
@@ -309,21 +337,21 @@ class CFamilyPrinter:
         return self.load_text(self.name(e.buffer.data), self.expr(i), e.buffer.dtype)
 
     def binary(self, e: P.BinaryOp, op: str) -> str:
-        a, b = self.expr(e.a), self.expr(e.b)
         dt = e.dtype
         if dt.is_integer and op in "+-*" and (dt.bits < 32 or dt.is_int and _reads_memory(e)):
             # TIR wraps; C computes narrow types in int and leaves signed overflow
             # undefined: compute unsigned, at least 32 bits, and narrow back.
             u = self.unsigned(max(dt.bits, 32))
+            a, b = self.atom(e.a), self.atom(e.b)
             return f"(({self.ctype(dt)})(({u}){a} {op} ({u}){b}))"
         if dt.is_integer and dt.bits < 32:
-            return f"(({self.ctype(dt)})({a} {op} {b}))"
+            return f"(({self.ctype(dt)})({self.infix(e, op)}))"
         if dt.is_float and dt.bits == 16:
-            return self.half_binary(a, op, b)
-        return f"({a} {op} {b})"
+            return self.half_binary(self.infix(e, op))
+        return self.infix(e, op)
 
-    def half_binary(self, a: str, op: str, b: str) -> str:
-        return f"({a} {op} {b})"
+    def half_binary(self, text: str) -> str:
+        return f"({text})"
 
     def e_Add(self, e): return self.binary(e, "+")
     def e_Sub(self, e): return self.binary(e, "-")
@@ -343,21 +371,21 @@ class CFamilyPrinter:
     e_FloorMod = e_FloorDiv
 
     def e_Min(self, e):
-        return self.select_text(f"{self.expr(e.a)} < {self.expr(e.b)}", self.expr(e.a),
-                                self.expr(e.b))
+        a, b = self.operand(e.a, "<", False), self.operand(e.b, "<", True)
+        return self.select_text(f"{a} < {b}", a, b)
 
     def e_Max(self, e):
-        return self.select_text(f"{self.expr(e.a)} > {self.expr(e.b)}", self.expr(e.a),
-                                self.expr(e.b))
+        a, b = self.operand(e.a, ">", False), self.operand(e.b, ">", True)
+        return self.select_text(f"{a} > {b}", a, b)
 
     def select_text(self, c: str, a: str, b: str) -> str:
         return f"({c} ? {a} : {b})"
 
     def compare(self, e, op):
-        a, b = self.expr(e.a), self.expr(e.b)
-        if op == "!=" and e.a.dtype.is_float:
-            return f"({a} < {b} || {a} > {b})"  # EXEC-tir-cmp-1: ordered
-        return f"({a} {op} {b})"
+        if op == "!=" and e.a.dtype.is_float:  # EXEC-tir-cmp-1: ordered
+            a, b = self.operand(e.a, "<", False), self.operand(e.b, "<", True)
+            return f"({a} < {b} || {a} > {b})"
+        return self.infix(e, op)
 
     def e_EQ(self, e): return self.compare(e, "==")
     def e_NE(self, e): return self.compare(e, "!=")
@@ -365,9 +393,9 @@ class CFamilyPrinter:
     def e_LE(self, e): return self.compare(e, "<=")
     def e_GT(self, e): return self.compare(e, ">")
     def e_GE(self, e): return self.compare(e, ">=")
-    def e_And(self, e): return f"({self.expr(e.a)} && {self.expr(e.b)})"
-    def e_Or(self, e): return f"({self.expr(e.a)} || {self.expr(e.b)})"
-    def e_Not(self, e): return f"(!{self.expr(e.a)})"
+    def e_And(self, e): return self.infix(e, "&&")
+    def e_Or(self, e): return self.infix(e, "||")
+    def e_Not(self, e): return f"(!{self.atom(e.a)})"
 
     def e_Select(self, e):
         return self.select_text(self.cond(e.condition), self.expr(e.true_value),
@@ -381,12 +409,12 @@ class CFamilyPrinter:
         if src.is_float and src.bits == 16 and not (dst.is_float and dst.bits == 16):
             v = self.from_half(v)
         if dst.is_bool:
-            return f"({v} != 0)"
+            return f"({self.atom_text(v)} != 0)"
         if src.is_float and dst.is_integer:
             return f"{self.float_to_int_helper(src, dst)}({v})"
         if dst.is_float and dst.bits == 16:
             return self.to_half(v, src)
-        return f"(({self.ctype(dst)}){v})"
+        return f"(({self.ctype(dst)}){self.atom_text(v)})"
 
     def to_half(self, v: str, src: DataType) -> str:
         raise NotImplementedError
@@ -428,16 +456,16 @@ class CFamilyPrinter:
         if name == "abs":
             if dt.is_float:
                 return self.call_math("fabs", list(e.args), dt)
-            x = self.expr(e.args[0])
+            x = self.atom(e.args[0])
             return f"(({self.ctype(dt)})({x} < 0 ? -({self.unsigned(dt.bits)}){x} : " \
                    f"({self.unsigned(dt.bits)}){x}))" if dt.is_int else x
         if name in ("bitwise_and", "bitwise_or", "bitwise_xor", "shift_left", "shift_right"):
             op = {"bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^",
                   "shift_left": "<<", "shift_right": ">>"}[name]
-            a, b = self.expr(e.args[0]), self.expr(e.args[1])
+            a, b = self.atom(e.args[0]), self.atom(e.args[1])
             return f"(({self.ctype(dt)})({a} {op} {b}))"
         if name == "bitwise_not":
-            return f"(({self.ctype(dt)})(~{self.expr(e.args[0])}))"
+            return f"(({self.ctype(dt)})(~{self.atom(e.args[0])}))"
         if name in ("isnan", "isinf", "isfinite"):
             a = e.args[0]
             if not a.dtype.is_float:

@@ -53,8 +53,8 @@ class OpenCLPrinter(CFamilyPrinter):
         self.helpers[name] = _ROUND_TO_HALF_D if double else _ROUND_TO_HALF
         return f"{name}({v})"
 
-    def half_binary(self, a: str, op: str, b: str) -> str:
-        return self._round(f"{a} {op} {b}")
+    def half_binary(self, text: str) -> str:
+        return self._round(text)
 
     def to_half(self, v: str, src: DataType) -> str:
         if src.is_float and src.bits == 32:

@@ -107,11 +107,11 @@ def _on_oclgrind(source_edit):
 def test_oclgrind_catches_an_off_by_one_store():
     from relax_ref.backends.runtime_opencl import DeviceCheckError
     with pytest.raises(DeviceCheckError, match="Invalid write"):
-        _on_oclgrind(lambda s: s.replace("var_z[((vi * 3L) + vj)]",
-                                         "var_z[((vi * 3L) + vj + 1)]"))
+        _on_oclgrind(lambda s: s.replace("var_z[vi * 3L + vj]",
+                                         "var_z[vi * 3L + vj + 1]"))
 
 
 def test_oclgrind_catches_a_data_race():
     from relax_ref.backends.runtime_opencl import DeviceCheckError
     with pytest.raises(DeviceCheckError, match="race"):
-        _on_oclgrind(lambda s: s.replace("var_z[((vi * 3L) + vj)]", "var_z[vj]"))
+        _on_oclgrind(lambda s: s.replace("var_z[vi * 3L + vj]", "var_z[vj]"))
