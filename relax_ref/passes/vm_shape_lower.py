@@ -105,8 +105,9 @@ class _SlotCollector(Rewriter):
         elif isinstance(s, si.ShapeStructInfo) and s.values is not None:
             for d in s.values:
                 self.add(d)
-        elif isinstance(s, si.PrimStructInfo) and s.value is not None:
-            self.add(s.value)
+        elif isinstance(s, si.PrimStructInfo) and s.value is not None and \
+                s.value.dtype == INT64:
+            self.add(s.value)  # only int64 values live in the heap (a bool flag does not)
         elif isinstance(s, si.TupleStructInfo):
             for f in s.fields:
                 self.sinfo(f)
@@ -233,9 +234,12 @@ class _FunctionLowering(Rewriter):
 
     # -- checks of one value against its struct info (TVM's CheckMatchCast) -------------------
     def check(self, s: si.StructInfo | None, value: rx.Expr, always: bool, err: str,
-              todos: list[_Todo]) -> None:
+              todos: list[_Todo], dynamic_only: bool = False) -> None:
         if s is None:
             return
+        if dynamic_only and isinstance(s, si.TensorStructInfo) and s.shape is not None and \
+                all(isinstance(d, P.IntImm) for d in s.shape):
+            return  # PASS-vm-shape-2: a static weight after num_input is trusted
         known = value.struct_info
         if not always and known is not None and \
                 base_check(s, known, self.analyzer) == Check.PASS:
@@ -266,9 +270,7 @@ class _FunctionLowering(Rewriter):
             if needed(si.PrimStructInfo(s.dtype)):
                 self.emit(_builtin("vm.builtin.check_prim_value_info",
                                    [value, rx.DataTypeImm(s.dtype), err_arg]))
-            if s.value is not None:
-                if s.value.dtype != INT64:
-                    raise _Decline("a non-int64 R.Prim value")
+            if s.value is not None and s.value.dtype == INT64:
                 todos.append(_Todo(value, (s.value,), err, prim=True))
         elif isinstance(s, si.TupleStructInfo):
             if always or not isinstance(known, si.TupleStructInfo):
@@ -277,7 +279,7 @@ class _FunctionLowering(Rewriter):
             for k, f in enumerate(s.fields):
                 item = value.fields[k] if isinstance(value, rx.Tuple) else \
                     rx.TupleGetItem(value, k)
-                self.check(f, item, always, err, todos)
+                self.check(f, item, always, err, todos, dynamic_only)
         elif isinstance(s, si.FuncStructInfo) and (always or
                                                   not isinstance(known, si.FuncStructInfo)):
             self.emit(_builtin("vm.builtin.check_func_info", [value, err_arg]))
@@ -291,10 +293,13 @@ class _FunctionLowering(Rewriter):
             rx.Call(rx.Op("relax.null_value"), ())
         self.out.append(rx.VarBinding(self.heap, heap_call))
         todos: list[_Todo] = []
+        num_input = func.attrs.get("num_input")
+        if not isinstance(num_input, int) or isinstance(num_input, bool):
+            num_input = len(func.params)
         for i, p in enumerate(func.params):
             err = (f"ErrorContext(fn={self.name}, loc=param[{i}], param={p.name_hint}, "
                    f"annotation={print_sinfo(p.struct_info)}) ")
-            self.check(p.struct_info, p, True, err, todos)
+            self.check(p.struct_info, p, True, err, todos, dynamic_only=i >= num_input)
         self.match_and_compute(todos)
         prologue, self.out = self.out, []
         body = self.seq(func.body)

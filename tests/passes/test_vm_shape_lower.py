@@ -109,3 +109,58 @@ def test_same_builtin_calls_as_tvms_pass():
     for mod in (parse(MATCH), at_stage("VMShapeLower", sample_path("mlp.py").read_text())):
         assert builtin_calls(LOWER(mod)) == \
             builtin_calls(tvm_pass("VMShapeLower", mod), skip_return=True)
+
+
+TUPLE = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tuple(R.Tensor(("n", "m"), "float32"), R.Tuple(R.Shape, R.Tensor(("n", "k"), "int32"))),
+             w: R.Tensor((4, 4), "float32"), v: R.Tensor(("j",), "float32")):
+        R.func_attr({"relax.force_pure": True, "num_input": 1})
+        return x
+'''
+
+
+def test_tuples_are_checked_field_by_field_and_weights_trusted_where_static():
+    mod = parse(TUPLE)
+    calls = builtin_calls(LOWER(mod))
+    assert [name.split(".")[-1] for name, _ in calls] == [
+        "check_tuple_info", "check_tensor_info", "check_tuple_info", "check_shape_info",
+        "check_tensor_info", "check_tensor_info", "match_shape", "match_shape", "match_shape"]
+    # n stored from x[0], compared from x[1][1]; the static weight w is not checked
+    assert calls[-3:] == [("vm.builtin.match_shape", (2, 1, 0, 1, 1)),
+                          ("vm.builtin.match_shape", (2, 3, 0, 1, 2)),
+                          ("vm.builtin.match_shape", (1, 1, 3))]
+    check_pass(LOWER, mod)
+
+
+IF_BRANCHES = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n",), "float32"), c: R.Prim("bool")):
+        R.func_attr({"relax.force_pure": True})
+        n = T.int64()
+        if c:
+            y = R.match_cast(x, R.Tensor(("m",), "float32"))
+            s = R.shape([n * 2])
+        else:
+            s = R.shape([n * 2])
+        return s
+'''
+
+
+def test_each_branch_of_an_if_starts_from_the_slots_before_it():
+    mod = parse(IF_BRANCHES)
+    out = LOWER(mod)
+    text = print_module(out)
+    assert text.count("vm.builtin.make_shape") == 2
+    check_pass(LOWER, mod)
+
+
+@needs_tvm
+def test_same_builtin_calls_as_tvm_on_tuples_and_weights():
+    mod = parse(TUPLE)
+    assert builtin_calls(LOWER(mod)) == \
+        builtin_calls(tvm_pass("VMShapeLower", mod), skip_return=True)
