@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from generate import Case, ok, trap
+from generate import Case, ok, shape, trap
 from gen_ops import AREA, T_, ann, fdata, idata, module
 
 F32 = np.float32
@@ -494,6 +494,108 @@ def _resize(out):
           "resize2d of an image of height 0 to 2x2 reads outside it", sym=("h",))
 
 
+# -- grid_sample, affine_grid -------------------------------------------------------------------
+
+def _bilinear_sample_ref(x, grid, align):
+    """2-d bilinear sampling with zero padding, in float64 (PyTorch's definition)."""
+    n, c, h, w = x.shape
+    out = np.zeros((n, c) + grid.shape[2:])
+    for b in range(n):
+        for o in np.ndindex(*grid.shape[2:]):
+            gx, gy = float(grid[(b, 0, *o)]), float(grid[(b, 1, *o)])
+            if align:
+                u, v = (gx + 1) * (w - 1) / 2, (gy + 1) * (h - 1) / 2
+            else:
+                u, v = ((gx + 1) * w - 1) / 2, ((gy + 1) * h - 1) / 2
+            x0, y0 = int(np.floor(u)), int(np.floor(v))
+            for yy, wy in ((y0, 1 - (v - y0)), (y0 + 1, v - y0)):
+                for xx, wx in ((x0, 1 - (u - x0)), (x0 + 1, u - x0)):
+                    if 0 <= yy < h and 0 <= xx < w:
+                        out[(b, slice(None), *o)] += x[b, :, yy, xx] * wy * wx
+    return out
+
+
+def _affine_ref(theta, size, align):
+    k = len(size)
+    axes = []
+    for s in size:
+        if align:
+            axes.append(np.array([-1 + i * (2.0 - 1e-7) / (s - 1) for i in range(s)]))
+        else:
+            axes.append(np.array([(2 * i + 1) / s - 1 for i in range(s)]))
+    out = np.zeros((theta.shape[0], k) + tuple(size))
+    for b in range(theta.shape[0]):
+        for idx in np.ndindex(*size):
+            point = [axes[r][idx[r]] for r in range(k)][::-1] + [1.0]   # x, y, (z), 1
+            out[(b, slice(None), *idx)] = theta[b].astype(np.float64) @ np.array(point)
+    return out
+
+
+def _sampling(out):
+    x = fdata((1, 2, 3, 4), 3601)
+    g = fdata((1, 2, 2, 3), 3602, -1.25, 1.25, step=0.125)
+    for align in (False, True):
+        _case(out, f"grid_sample_bilinear_{'aligned' if align else 'centres'}",
+              [("x", ann((1, 2, 3, 4))), ("g", ann((1, 2, 2, 3)))],
+              f"y = R.image.grid_sample(x, g, align_corners={align})",
+              [ok([T_(x), T_(g)], [T_(_bilinear_sample_ref(x, g, align).astype(F32))],
+                  rtol=1e-5, atol=1e-5)],
+              ["relax.image.grid_sample", "SI-image-grid_sample-3", "EXEC-image-grid_sample-1"],
+              "bilinear grid_sample with zero padding, grid points partly outside the image "
+              f"(align_corners={align})")
+    xi = np.array([[[[0.0, 10.0], [20.0, 30.0]]]], F32)
+    gi = np.array([[[[-3.0, 0.1]], [[0.1, 5.0]]]], F32)
+    _case(out, "grid_sample_nearest_border", [("x", ann((1, 1, 2, 2))), ("g", ann((1, 2, 1, 2)))],
+          'y = R.image.grid_sample(x, g, method="nearest", padding_mode="border")',
+          [ok([T_(xi), T_(gi)], [T_(np.array([[[[20.0, 30.0]]]], F32))])],
+          ["relax.image.grid_sample", "EXEC-image-grid_sample-1"],
+          "nearest grid_sample with border padding: x = -3 clips to column 0, y = 5 to row 1")
+    _invalid(out, "grid_sample_grid_channels", [("x", ann((1, 1, 2, 2))), ("g", ann((1, 3, 2, 2)))],
+             "y = R.image.grid_sample(x, g)", "SI-image-grid_sample-2",
+             ["relax.image.grid_sample"], "2-d grid_sample with a grid of 3 coordinates")
+    _invalid(out, "grid_sample_bicubic_3d", [("x", ann((1, 1, 2, 2, 2))),
+                                             ("g", ann((1, 3, 2, 2, 2)))],
+             'y = R.image.grid_sample(x, g, method="bicubic", layout="NCDHW")',
+             "SI-image-grid_sample-1", ["relax.image.grid_sample"],
+             "bicubic grid_sample of 3-d data")
+    _case(out, "grid_sample_batch_trap", [("x", ann(("n", 1, 2, 2))), ("g", ann(("m", 2, 1, 1)))],
+          "y = R.image.grid_sample(x, g)",
+          [trap([T_(np.ones((1, 1, 2, 2), F32)), T_(np.zeros((2, 2, 1, 1), F32))],
+                "shape_mismatch")],
+          ["relax.image.grid_sample", "EXEC-image-grid_sample-1"],
+          "grid_sample whose grid batch (2) differs from the data's (1) at run time",
+          sym=("n", "m"))
+    theta = fdata((2, 2, 3), 3603, -1.0, 1.0)
+    for align in (True, False):
+        _case(out, f"affine_grid_2d_{'aligned' if align else 'centres'}",
+              [("t", ann((2, 2, 3)))],
+              f"y = R.image.affine_grid(t, R.shape([3, 4]), align_corners={align})",
+              [ok([T_(theta)], [T_(_affine_ref(theta, (3, 4), align).astype(F32))],
+                  rtol=1e-5, atol=1e-5)],
+              ["relax.image.affine_grid", "SI-image-affine_grid-3", "EXEC-image-affine_grid-1"],
+              f"affine_grid of two 2x3 matrices onto 3x4 points (align_corners={align})")
+    theta3 = fdata((1, 3, 4), 3604, -1.0, 1.0)
+    _case(out, "affine_grid_3d", [("t", ann(("n", 3, 4)))],
+          "y = R.image.affine_grid(t, R.shape([2, 3, 2]), align_corners=False)",
+          [ok([T_(theta3)], [T_(_affine_ref(theta3, (2, 3, 2), False).astype(F32))],
+              rtol=1e-5, atol=1e-5)],
+          ["relax.image.affine_grid", "SI-image-affine_grid-3", "EXEC-image-affine_grid-1"],
+          "3-d affine_grid (matrix columns x, y, z) with a symbolic batch", sym=("n",))
+    _invalid(out, "affine_grid_matrix_shape", [("t", ann((1, 2, 4)))],
+             "y = R.image.affine_grid(t, R.shape([3, 3]))", "SI-image-affine_grid-2",
+             ["relax.image.affine_grid"], "2-d affine_grid with 2x4 matrices")
+    _invalid(out, "affine_grid_aligned_size_one", [("t", ann((1, 2, 3)))],
+             "y = R.image.affine_grid(t, R.shape([1, 3]))", "SI-image-affine_grid-1",
+             ["relax.image.affine_grid"], "affine_grid with align_corners onto a length of 1")
+    _case(out, "affine_grid_aligned_size_one_trap", [("t", ann((1, 2, 3))),
+                                                     ("s", "R.Shape([h, 3])")],
+          "y = R.image.affine_grid(t, R.shape([h, 3]))",
+          [trap([T_(np.zeros((1, 2, 3), F32)), shape([1, 3])], "invalid_value")],
+          ["relax.image.affine_grid", "EXEC-image-affine_grid-1"],
+          "affine_grid with align_corners onto a symbolic length that is 1 at run time",
+          sym=("h",))
+
+
 def cases() -> list[Case]:
     out: list[Case] = []
     _rearrange(out)
@@ -502,4 +604,5 @@ def cases() -> list[Case]:
     _pools(out)
     _losses(out)
     _resize(out)
+    _sampling(out)
     return out
