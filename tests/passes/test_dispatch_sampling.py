@@ -43,3 +43,12 @@ def test_the_whole_lowering_after_dispatch_sort_scan_and_legalize_ops():
 
 def test_legalize_ops_alone_leaves_the_op():
     assert calls_of(legalize_ops(_mod(4)), OP) == 1
+
+
+@pytest.mark.tvm
+def test_tvm_reads_the_dispatched_module():
+    pytest.importorskip("tvm")
+    from relax_ref.conformance import tvm_reads_text
+
+    ok, why = tvm_reads_text(dispatch_sampling(_mod(5)).script())
+    assert ok, why
