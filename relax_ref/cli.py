@@ -662,7 +662,7 @@ def cmd_emit(args: argparse.Namespace) -> int:
 
 
 def cmd_memplan(args: argparse.Namespace) -> int:
-    """CLI-memplan-1..4: allocations before and after StaticPlanBlockMemory (relax_ref/memplan.py)."""
+    """CLI-memplan-1..4: allocations before and after planning (relax_ref/memplan.py)."""
     from relax_ref.memplan import run_command
 
     if args.output and not args.output.endswith(".svg"):

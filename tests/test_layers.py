@@ -27,7 +27,7 @@ LAYERS: dict[str, int] = {
     "semantics": 4,
     "passes": 5,
     "backends": 6,
-    "verify": 7, "transform": 7, "testing": 7, "conformance": 7, "graph": 7,
+    "verify": 7, "transform": 7, "testing": 7, "conformance": 7, "graph": 7, "memplan": 7,
     "cli": 8, "cli_io": 8, "__init__": 8,
 }
 # The parser sits beside the stack: it reads text into `ir` and reports with `errors`,

@@ -14,7 +14,7 @@ lie inside these intervals, so disjointness proved here holds on every path.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterator
 
 from relax_ref.ir import prim_expr as P
