@@ -74,3 +74,16 @@ def test_every_conformance_case_where_tvm_schedules():
             continue
         differ += [f"{case}/{n}: ours {a}, TVM {b}" for n, (a, b) in found.items() if a != b]
     assert not differ, "\n".join(differ)
+
+
+@pytest.mark.parametrize("case", ["act_leg_softmax_f16_sum", "matmul_symbolic", "add_scalar_0d"])
+def test_tvm_reads_our_scheduled_prim_funcs(case):
+    from relax_ref.ir.relax import IRModule
+    from .kernels import case_prim_funcs
+    for name, func in case_prim_funcs(case):
+        ours = default_gpu_schedule(func)
+        parsed = tvm.script.from_source(IRModule({name: ours}).script())
+        assert bool(parsed[name].attrs["tirx.is_scheduled"])
+        # TVM's print of it reads back with the same thread loops.
+        back = relax_ref.from_source(parsed.script())[name]
+        assert thread_loops(back) == thread_loops(ours)
