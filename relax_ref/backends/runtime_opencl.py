@@ -89,14 +89,20 @@ def default_platform() -> str | None:
 
 @functools.lru_cache(maxsize=4)
 def _context(platform: str):
+    """A context and queue on the first platform of that name whose compiler builds
+    (an ICD list may name two PoCLs, the wheel's and the system's)."""
     cl = _cl()
     if platform == OCLGRIND:  # BE-run-3: races too, not only invalid accesses
         os.environ.setdefault("OCLGRIND_DATA_RACES", "1")
-    for p in cl.get_platforms():
-        if p.name == platform:
-            ctx = cl.Context(p.get_devices()[:1])
-            return ctx, cl.CommandQueue(ctx)
-    raise RuntimeError(f"no OpenCL platform named {platform!r}; found "
+    found = [p for p in cl.get_platforms() if p.name == platform]
+    for p in found:
+        ctx = cl.Context(p.get_devices()[:1])
+        try:
+            cl.Program(ctx, _PROBE).build()
+        except Exception:  # this one cannot build: try the next of the same name
+            continue
+        return ctx, cl.CommandQueue(ctx)
+    raise RuntimeError(f"no OpenCL platform named {platform!r} builds kernels; found "
                        f"{[p.name for p in cl.get_platforms()]}")
 
 
