@@ -596,6 +596,61 @@ def _sampling(out):
           sym=("h",))
 
 
+# -- attention_var_len ---------------------------------------------------------------------------
+
+def _attention_ref(q, k, v, causal):
+    """softmax(q k^T / sqrt(d)) v per head in float64; BottomRight masks keys
+    j > i + |Lq - Lk|."""
+    lq, lk, h, d = q.shape[0], k.shape[0], q.shape[1], q.shape[2]
+    out = np.zeros((lq, h, v.shape[2]))
+    for head in range(h):
+        kh = head // (h // k.shape[1])
+        s = q[:, head].astype(np.float64) @ k[:, kh].astype(np.float64).T / np.sqrt(d)
+        if causal:
+            i, j = np.arange(lq)[:, None], np.arange(lk)[None, :]
+            s = np.where(j <= i + abs(lq - lk), s, -np.inf)
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        out[:, head] = (e / e.sum(axis=1, keepdims=True)) @ v[:, kh].astype(np.float64)
+    return out
+
+
+def _attention_var_len(out):
+    q = fdata((1, 6, 2, 4), 3701, -1.0, 1.0)
+    k = fdata((1, 7, 1, 4), 3702, -1.0, 1.0)
+    v = fdata((1, 7, 1, 3), 3703, -1.0, 1.0)
+    sq, sk = np.array([0, 2, 6], np.int32), np.array([0, 4, 7], np.int32)
+    want = np.zeros((1, 6, 2, 3))
+    for b in range(2):
+        want[0, sq[b]:sq[b + 1]] = _attention_ref(q[0, sq[b]:sq[b + 1]], k[0, sk[b]:sk[b + 1]],
+                                                  v[0, sk[b]:sk[b + 1]], True)
+    params = [("q", ann((1, "t", 2, 4))), ("k", ann((1, 7, 1, 4))), ("v", ann((1, 7, 1, 3))),
+              ("sq", ann((3,), "int32")), ("mq", ann((), "int32")), ("sk", ann((3,), "int32")),
+              ("mk", ann((), "int32"))]
+    _case(out, "attention_var_len_two_sequences", params,
+          'y = R.nn.attention_var_len(q, k, v, sq, mq, sk, mk, causal_mask="BottomRight")',
+          [ok([T_(q), T_(k), T_(v), T_(sq), T_(np.array(4, np.int32)), T_(sk),
+               T_(np.array(4, np.int32))], [T_(want.astype(F32))], rtol=1e-5, atol=1e-5)],
+          ["relax.nn.attention_var_len", "SI-nn-attention_var_len-2",
+           "EXEC-nn-attention_var_len-1"],
+          "two concatenated sequences (2 and 4 queries over 4 and 3 keys), grouped-query "
+          "heads, bottom-right causal masks per sequence", sym=("t",))
+    _invalid(out, "attention_var_len_batch_two", [("q", ann((2, 3, 1, 4))),
+                                                  ("k", ann((2, 3, 1, 4))),
+                                                  ("v", ann((2, 3, 1, 4))),
+                                                  ("s", ann((2,), "int32")),
+                                                  ("m", ann((), "int32"))],
+             "y = R.nn.attention_var_len(q, k, v, s, m)", "SI-nn-attention_var_len-1",
+             ["relax.nn.attention_var_len"], "attention_var_len with a batch of 2")
+    _case(out, "attention_var_len_bad_starts_trap", [("q", ann((1, 3, 1, 2))),
+                                                     ("s", ann((2,), "int32")),
+                                                     ("m", ann((), "int32"))],
+          "y = R.nn.attention_var_len(q, q, q, s, m)",
+          [trap([T_(np.zeros((1, 3, 1, 2), F32)), T_(np.array([0, 2], np.int32)),
+                 T_(np.array(3, np.int32))], "invalid_value")],
+          ["relax.nn.attention_var_len", "EXEC-nn-attention_var_len-1"],
+          "attention_var_len whose sequence starts cover 2 of the 3 rows")
+
+
 def cases() -> list[Case]:
     out: list[Case] = []
     _rearrange(out)
@@ -605,4 +660,5 @@ def cases() -> list[Case]:
     _losses(out)
     _resize(out)
     _sampling(out)
+    _attention_var_len(out)
     return out

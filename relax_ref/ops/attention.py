@@ -63,8 +63,12 @@ def deduce_attention(ctx: DeduceContext) -> si.StructInfo:
     4. The dtypes agree (SI-op-dtype-1).
     5. ``window_size`` (>= 1) needs a ``causal_mask``.
     The shape is known when query and value shapes are."""
+    return _deduce_attention(ctx, with_bias=len(ctx.args) > 3)
+
+
+def _deduce_attention(ctx: DeduceContext, with_bias: bool) -> si.StructInfo:
     q, k, v = (tensor_arg(ctx, i, n) for i, n in enumerate(("query", "key", "value")))
-    bias = tensor_arg(ctx, 3, "bias") if len(ctx.args) > 3 else None
+    bias = tensor_arg(ctx, 3, "bias") if with_bias else None
     named = [("query", q), ("key", k), ("value", v)] + ([("bias", bias)] if bias else [])
     for name, t in named:
         if t.ndim >= 0 and t.ndim != 4:
@@ -194,6 +198,88 @@ def _attention(attrs, q, k, v, bias=None):
     return np.ascontiguousarray(out.transpose(0, 2, 1, 3))
 
 
+# -- attention_var_len ------------------------------------------------------------------------
+
+def _bind_var_len(args: dict) -> dict:
+    """SI-call-3: ``seqstart_k`` and ``max_seqlen_k`` default to the query's (TVM's
+    Python function)."""
+    args.setdefault("seqstart_k", args.get("seqstart_q"))
+    args.setdefault("max_seqlen_k", args.get("max_seqlen_q"))
+    return args
+
+
+def deduce_attention_var_len(ctx: DeduceContext) -> si.StructInfo:
+    """SI-nn-attention_var_len-1..2.
+
+    1. queries, keys and values follow SI-nn-attention-1..5 (no bias); their batch size
+       provably different from 1 is an error (the sequences are concatenated on axis 1).
+    2. seqstart_q and seqstart_k are 1-d integer tensors, max_seqlen_q and max_seqlen_k
+       0-d integer tensors, where known; the two seqstart lengths provably differing is
+       an error.
+    The result is the attention's: ``(1, total_q, H, Dv)``."""
+    out = _deduce_attention(ctx, with_bias=False)
+    rule = "SI-nn-attention_var_len-1"
+    for i in range(3):
+        t = tensor_arg(ctx, i)
+        if t.shape is not None and provably_ne(ctx, t.shape[0], 1):
+            raise ctx.error(f"operand {i} has batch size {expr_text(t.shape[0])}; the "
+                            f"sequences are concatenated in a batch of 1", rule=rule)
+    rule2 = "SI-nn-attention_var_len-2"
+    starts = []
+    for i, name, ndim in ((3, "seqstart_q", 1), (4, "max_seqlen_q", 0), (5, "seqstart_k", 1),
+                          (6, "max_seqlen_k", 0)):
+        t = tensor_arg(ctx, i, name)
+        if not t.dtype.is_void and not t.dtype.is_integer:
+            raise ctx.error(f"{name} must be an integer tensor, found {t.dtype}", rule=rule2)
+        if t.ndim >= 0 and t.ndim != ndim:
+            raise ctx.error(f"{name} must be {ndim}-d, found ndim {t.ndim}", rule=rule2)
+        if ndim == 1 and t.shape is not None:
+            starts.append(t.shape[0])
+    if len(starts) == 2 and provably_ne(ctx, starts[0], starts[1]):
+        raise ctx.error(f"seqstart_q has {expr_text(starts[0])} entries, seqstart_k "
+                        f"{expr_text(starts[1])}", rule=rule2)
+    return out
+
+
+def _segments(starts: np.ndarray, total: int, bound: np.ndarray, what: str, rule: str):
+    """EXEC-nn-attention_var_len-1: ``starts`` begins at 0, never decreases, ends at
+    ``total``; ``bound`` (the max_seqlen operand) is at least every length."""
+    s = np.asarray(starts).astype(np.int64).reshape(-1)
+    lengths = np.diff(s)
+    if s.size == 0 or s[0] != 0 or s[-1] != total or np.any(lengths < 0):
+        raise OpRuntimeError("invalid_value", f"seqstart_{what} {s.tolist()} must rise from 0 "
+                             f"to {total}", rule=rule)
+    if lengths.size and int(np.max(lengths)) > int(np.asarray(bound)):
+        raise OpRuntimeError("invalid_value", f"max_seqlen_{what} {int(np.asarray(bound))} is "
+                             f"below the longest sequence ({int(np.max(lengths))})", rule=rule)
+    return s
+
+
+@quiet
+def _attention_var_len(attrs, q, k, v, seqstart_q, max_seqlen_q, seqstart_k, max_seqlen_k):
+    """EXEC-nn-attention_var_len-1: sequence ``b`` is query rows
+    ``[seqstart_q[b], seqstart_q[b+1])`` with key/value rows
+    ``[seqstart_k[b], seqstart_k[b+1])``; each is attended on its own as
+    ``R.nn.attention`` (EXEC-nn-attention-1..2: its masks use the sequence's own
+    lengths) and written at its query rows."""
+    rule = "EXEC-nn-attention_var_len-1"
+    if q.ndim != 4 or k.ndim != 4 or v.ndim != 4 or q.shape[0] != 1 or k.shape[0] != 1 \
+            or v.shape[0] != 1:
+        raise OpRuntimeError("shape_mismatch", f"queries {q.shape}, keys {k.shape}, values "
+                             f"{v.shape}: 4-d with batch size 1", rule=rule)
+    if np.ndim(seqstart_q) != 1 or np.ndim(seqstart_k) != 1 or \
+            np.size(seqstart_q) != np.size(seqstart_k):
+        raise OpRuntimeError("shape_mismatch", "seqstart_q and seqstart_k must be 1-d of one "
+                             "length", rule=rule)
+    sq = _segments(seqstart_q, q.shape[1], max_seqlen_q, "q", rule)
+    sk = _segments(seqstart_k, k.shape[1], max_seqlen_k, "k", rule)
+    out = np.zeros(q.shape[:3] + (v.shape[3],), q.dtype)
+    for b in range(sq.size - 1):
+        a, e, c, f = sq[b], sq[b + 1], sk[b], sk[b + 1]
+        out[:, a:e] = _attention(attrs, q[:, a:e], k[:, c:f], v[:, c:f])
+    return out
+
+
 # -- lowering (spec/ops/nn.md TE-leg-nn-8) ----------------------------------------------------
 
 def _legalize_attention(ctx):
@@ -300,6 +386,13 @@ def _register_all() -> None:
     op("attention_bias", (Operand("query"), Operand("key"), Operand("value"), Operand("bias")),
        attention_attrs, deduce_attention, _attention, "SI-nn-attention-1",
        legalize=_legalize_attention)
+    # No lowering: TVM 0.27's legalization raises "not supported", and the validity of
+    # seqstart (EXEC-nn-attention_var_len-1) is a run-time check no PrimFunc makes.
+    op("attention_var_len",
+       tuple(Operand(n) for n in ("queries", "keys", "values", "seqstart_q", "max_seqlen_q")) +
+       (Operand("seqstart_k", optional=True), Operand("max_seqlen_k", optional=True)),
+       attention_attrs, deduce_attention_var_len, _attention_var_len,
+       "SI-nn-attention_var_len-1", bind=_bind_var_len)
 
 
 _register_all()
