@@ -4,7 +4,7 @@ lowered, printed as OpenCL and run; every element must equal the TIR interpreter
 bit for bit (no transcendental functions: + - * / // % min max select casts compare).
 This is where C's meaning and TIR's part: signed overflow, floor division of negative
 values, narrowing, float != and min/max with NaN, float-to-int conversion out of range,
-precedence."""
+precedence. The CUDA print of each kernel compiles with NVRTC."""
 from __future__ import annotations
 
 import numpy as np
@@ -97,6 +97,10 @@ def check(exprs):
     for k in (3, 4, 5):
         assert ref[k].tobytes() == out[k].tobytes(), (
             f"{text}\n{source}\ninterpreter {ref[k]}\ndevice      {out[k]}")
+    from relax_ref.backends import nvrtc
+    from relax_ref.backends.cuda import cuda_source
+    if nvrtc.available():  # the CUDA printer of the same kernel compiles
+        nvrtc.compile_cuda(cuda_source([prog]))
 
 
 @settings(max_examples=6, deadline=None, derandomize=True,
