@@ -312,3 +312,30 @@ PREPARED = _prepared_sources()
 def test_samples_and_examples(name, mod):
     check_pass(PLAN, mod, trials=2)
     assert check_plan(PLAN(mod)) == []
+
+
+SMALLER = f'''
+n = TypeVar("n")
+@I.ir_module
+class Module:
+{KERNELS}
+    @R.function(pure=False)
+    def main(x: R.Tensor((n, 4), dtype="float32"), y: R.Tensor((n // 2, 4), dtype="float32")):
+        cls = Module
+        a = R.builtin.alloc_tensor(R.shape([n, 4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        cls.exp(x, a)
+        o1 = R.builtin.alloc_tensor(R.shape([n, 4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        cls.exp(a, o1)
+        b = R.builtin.alloc_tensor(R.shape([n // 2, 4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        cls.exp(y, b)
+        o2 = R.builtin.alloc_tensor(R.shape([n // 2, 4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        cls.exp(b, o2)
+        return (o1, o2)
+'''
+
+
+def test_a_symbolic_size_proved_smaller_reuses_a_storage():
+    # n // 2 * 16 <= n * 16 for every n >= 0: b goes into a's storage (TVM asks equality)
+    mod = normalize(parse(SMALLER, "smaller"))
+    check_pass(PLAN, mod)
+    assert len(storages(PLAN(mod))) == 1
