@@ -31,8 +31,9 @@ def test_a_system_lib_prefix_renames_prim_funcs():
     mod = at_stage("AttachGlobalSymbol", sample_path("mlp.py").read_text())
     mod = dataclasses.replace(mod, attrs=rx.Attrs.of({"system_lib_prefix": "lib_"}))
     out = ATTACH(mod)
-    assert sorted(out.functions) == ["lib_add", "lib_gelu", "lib_matmul", "lib_matmul1",
-                                     "lib_softmax", "main"]
+    prims = sorted(n for n in mod.functions if n != "main")
+    assert sorted(out.functions) == sorted(["main"] + ["lib_" + n for n in prims])
+    assert "lib_matmul" in out.functions
     assert check_well_formed(out) == []
     x, w1 = np.ones((2, 16), "float32"), np.ones((16, 32), "float32")
     args = [x, w1, np.ones(32, "float32"), np.ones((32, 8), "float32")]
