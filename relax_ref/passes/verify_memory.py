@@ -176,6 +176,7 @@ class TensorLife:
     last_use: int
     killed: int | None = None
     last_other_use: int = -1  # the last use that is not its kill
+    first_use: int | None = None  # the first use that is not its kill
     span: object = None
     var: object = None  # the variable the view is bound to
 
@@ -230,6 +231,8 @@ class _PlanWalk:
             tensor.last_use = max(tensor.last_use, pos)
             if not is_kill:
                 tensor.last_other_use = max(tensor.last_other_use, pos)
+                if tensor.first_use is None:
+                    tensor.first_use = pos
         return frozenset(found)
 
     # structure -------------------------------------------------------------------------
@@ -387,11 +390,12 @@ def check_function_plan(name: str, func: rx.Function, mod: rx.IRModule | None = 
                                         f"proved to fit storage {st.name} (offset "
                                         f"{_text(t.offset)}, {_text(t.nbytes)} bytes, storage "
                                         f"{_text(st.size)} bytes)", (t.name,), t.span))
-    for t in walk.tensors:  # PASS-plan-check-3: no kill before a use
+    for t in walk.tensors:  # PASS-plan-check-3: no kill between a tensor's uses
         st = walk.storages[t.storage]
-        if st.killed is not None and st.killed <= t.last_use:
+        if st.killed is not None and t.first_use is not None and \
+                t.first_use < st.killed < t.last_other_use:
             problems.append(PlanProblem(name, "PASS-plan-check-3", f"storage {st.name} is "
-                                        f"killed before the last use of tensor {t.name}",
+                                        f"killed between uses of tensor {t.name}",
                                         (t.name,), t.span))
         if t.killed is not None and t.killed <= t.last_other_use:
             problems.append(PlanProblem(name, "PASS-plan-check-3", f"tensor {t.name} is "

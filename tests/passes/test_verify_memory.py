@@ -3,6 +3,8 @@ rejects hand-broken ones (overlap, a storage too small, reuse across an if, a ki
 early), naming the rule and the tensors."""
 from __future__ import annotations
 
+import numpy as np
+
 from relax_ref.passes.verify_memory import check_plan
 from relax_ref.semantics.interpreter import Interpreter
 
@@ -159,9 +161,7 @@ return a
 
 
 def test_the_overlap_the_checker_rejects_is_wrong_output_at_run_time():
-    # the same broken plan, run: b's kernel overwrites a while a is read (poison shows it)
-    import numpy as np
-
+    # a broken plan, run: d's kernel overwrites a while a is still to be read
     body = f"""
 {STORAGE.format(name="s", size=128)}
 {view("a", "s")}
@@ -180,3 +180,21 @@ return e
     got = Interpreter(module(body, BOUND_8)).run("main", [x])
     assert not np.allclose(got, 3 * np.exp(x))
     assert rules(body)
+
+
+def test_a_storage_killed_after_its_last_placement_is_proved():
+    # KillAfterLastUse's form (TVM's): the storage is killed once nothing more is placed
+    # in it, before the kernel writes the tensor; the tensor's bytes are written after it
+    body = f"""
+{STORAGE.format(name="s", size=128)}
+{view("a", "s")}
+k = R.memory.kill_storage(s)
+cls.exp(x, a)
+{alloc("b")}
+cls.add(a, a, b)
+k2 = R.memory.kill_tensor(a)
+return b
+"""
+    assert rules(body) == []
+    x = np.ones((2, 4), "float32")
+    assert np.allclose(Interpreter(module(body, BOUND_8)).run("main", [x]), 2 * np.exp(x))
