@@ -40,6 +40,8 @@ def test_a_system_lib_prefix_renames_prim_funcs():
     np.testing.assert_array_equal(run(out, "main", args), run(mod, "main", args))
 
 
+# every stage on every sample: slow (test_default_pipeline covers them end to end)
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sample_files(), ids=lambda p: p.stem)
 def test_samples_at_its_stage(path):
     check_pass(ATTACH, at_stage("AttachGlobalSymbol", path.read_text()), trials=2)

@@ -174,6 +174,8 @@ def test_the_mlp_sample_matches_tvms_stage():
     assert_structural_equal(REWRITE(mod), expected)
 
 
+# every stage on every sample: slow (test_default_pipeline covers them end to end)
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sample_files(), ids=lambda p: p.stem)
 def test_every_sample_after_the_earlier_stages(path):
     mod = parse(path.read_text())

@@ -47,6 +47,8 @@ def test_a_composite_value_is_computed_by_a_host_prim_func():
     check_pass(COMPUTE, mod)
 
 
+# every stage on every sample: slow (test_default_pipeline covers them end to end)
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sample_files() + EXAMPLES, ids=lambda p: p.stem)
 def test_samples_and_examples_at_its_stage(path):
     check_pass(COMPUTE, at_stage("ComputePrimValue", path.read_text()), trials=2)

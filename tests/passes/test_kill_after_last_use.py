@@ -153,6 +153,8 @@ def test_a_pure_function_gets_no_kills():
     assert_structural_equal(KILL(mod), mod)
 
 
+# every stage on every sample: slow (test_default_pipeline covers them end to end)
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sample_files() + EXAMPLES, ids=lambda p: p.stem)
 def test_samples_and_examples_at_its_stage(path):
     check_pass(KILL, at_stage("KillAfterLastUse", path.read_text()), trials=2)

@@ -78,6 +78,8 @@ class Module:
     assert_structural_equal(LOWER(mod), mod)
 
 
+# every stage on every sample: slow (test_default_pipeline covers them end to end)
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sample_files() + EXAMPLES, ids=lambda p: p.stem)
 def test_samples_and_examples_at_its_stage(path):
     check_pass(LOWER, at_stage("LowerAllocTensor", path.read_text()), trials=2)

@@ -96,6 +96,8 @@ def test_a_function_with_a_dataflow_block_or_without_effects_is_kept():
     assert_structural_equal(LOWER(pure), pure)
 
 
+# every stage on every sample: slow (test_default_pipeline covers them end to end)
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sample_files() + EXAMPLES, ids=lambda p: p.stem)
 def test_samples_and_examples_at_its_stage(path):
     check_pass(LOWER, at_stage("VMShapeLower", path.read_text()), trials=2)
