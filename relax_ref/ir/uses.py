@@ -13,11 +13,10 @@ written.
 """
 from __future__ import annotations
 
-import dataclasses
-
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import tir
+from relax_ref.ir.fields import child_fields
 
 
 def variable_uses(node) -> tuple[set[int], bool]:
@@ -81,8 +80,8 @@ def tir_nodes(root):
             pending.extend(reversed(node))
         elif isinstance(node, _TIR_NODES):
             yield node
-            pending.extend(reversed([getattr(node, f.name)
-                                     for f in dataclasses.fields(node)]))
+            pending.extend(reversed([getattr(node, name)
+                                     for name in child_fields(type(node))]))
 
 
 _TIR_NODES = (tir.Stmt, P.PrimExpr, tir.IterVar, tir.Range, tir.BufferRegion,

@@ -11,6 +11,9 @@ from relax_ref.ir import relax as rx
 from relax_ref.ir.equal import structural_equal, structural_hash
 
 
+_HASHED_NODES = 64
+
+
 class AddedFunctions(dict):
     def __init__(self, mod: rx.IRModule) -> None:
         super().__init__()
@@ -20,7 +23,8 @@ class AddedFunctions(dict):
     def add(self, name_hint: str, func) -> rx.GlobalVar:
         """The GlobalVar of ``func``: one added earlier if structurally equal, else a
         new one under a fresh name."""
-        key = structural_hash(func)
+        # a hash of the first nodes only: an equality test settles each bucket anyway
+        key = structural_hash(func, max_nodes=_HASHED_NODES)
         for other, gv in self._by_hash.get(key, ()):
             if structural_equal(func, other):
                 return gv

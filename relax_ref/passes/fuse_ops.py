@@ -25,7 +25,7 @@ from __future__ import annotations
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
-from relax_ref.semantics.normalize import normalize
+from relax_ref.semantics.normalize import Normalizer, normalize
 from relax_ref.semantics.sinfo_relations import defined_symbols
 
 from .added_functions import AddedFunctions
@@ -72,11 +72,13 @@ def _fuse(mod: rx.IRModule, level: int, max_fuse_depth: int) -> rx.IRModule:
     out = fusor.module(mod)
     if not fusor.added:
         return out
-    out = finish(out.with_functions({**out.functions, **fusor.added}))
     # The lifted functions' return annotations, as TVM prints them: their deduced value.
+    # They are deduced first, alone (each reads only its parameters and PrimFuncs), so
+    # the module, with its large callers, is normalized once.
+    draft = Normalizer(out.with_functions({**out.functions, **fusor.added}))
     functions = dict(out.functions)
     for name in fusor.added:
-        f = functions[name]
+        f = draft.global_function(name)
         functions[name] = rx.Function(f.params, f.body, f.body.struct_info, f.is_pure,
                                       f.attrs, f.is_private, span=f.span)
     return finish(out.with_functions(functions))
@@ -184,6 +186,8 @@ class _Block:
             j = self.index.get(id(v))
             if j is not None and j < i:
                 found[j] = None
+        if not self.definers:  # no match_cast here defines a symbol: nothing to add
+            return list(found)
         mentioned = symbols_of(b.value).used
         if b.var.struct_info is not None:
             mentioned.update((id(v), v) for v in _symbols_in_sinfo(b.var.struct_info))
@@ -390,14 +394,15 @@ class _Block:
         # PASS-fuse-5: symbolic variables the parameters do not define come in tir_vars.
         defined = {id(v) for v in defined_symbols(p.struct_info for p in params
                                                   if p.struct_info is not None)}
-        free = [v for k, v in symbols_of(func).used.items() if k not in defined]
+        used = symbols_of(func).used
+        free = [v for k, v in used.items() if k not in defined]
         call_args = list(arguments)
         if free:
             shape_param = rx.Var("tir_vars", si.ShapeStructInfo(tuple(free), len(free)))
-            func = build(params + [shape_param])
+            func = build(params + [shape_param])  # mentions no symbol ``func`` did not
             call_args.append(rx.ShapeExpr(tuple(free)))
-        func = substitute_symbols(func, fresh_symbols(symbols_of(func).used.values()),
-                                  fresh=False)
+        if used:  # the function's own symbolic variables (WF: one function each)
+            func = substitute_symbols(func, fresh_symbols(used.values()), fresh=False)
         gv = self.fusor.add_function("_".join(names), func)
         call = rx.Call(gv, tuple(call_args))
         if len(outputs) == 1:

@@ -58,9 +58,11 @@ def _entry(p) -> tuple[str, Pattern, Callable[[MatchState], bool] | None]:
 
 
 def _library_instance(mod: rx.IRModule, rng) -> Pass:
-    """PASS-fuzz-2: fuzzing runs the pass with the library table's patterns."""
+    """PASS-fuzz-2: fuzzing runs the pass with the library table's patterns and a few
+    drawn from the program itself (so that most programs hold a match)."""
+    from .drawn_patterns import drawn_patterns
     from .library import library_patterns
-    return fuse_ops_by_pattern(library_patterns())
+    return fuse_ops_by_pattern(list(library_patterns()) + drawn_patterns(mod, rng))
 
 
 @register_pass("FuseOpsByPattern", exact=True, instantiate=_library_instance)

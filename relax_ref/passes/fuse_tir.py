@@ -110,7 +110,7 @@ def _fuse(mod: rx.IRModule) -> tuple[rx.IRModule, dict[str, str]]:
     # A Primitive function whose every use was rewritten is replaced by its PrimFunc.
     removed = {name for name, m in merged.items() if m.name == name}
     # PrimFuncs that only the removed functions called go too (TVM's output).
-    called_before = {n for n, u in global_uses(mod).items()
+    called_before = {n for n, u in uses.items()
                      if isinstance(mod.functions[n], tir.PrimFunc)
                      and any(c in removed for c in u.calls + u.values)}
     for m in merged.values():

@@ -166,15 +166,43 @@ def used_vars(e) -> set[int]:
 def used_var_list(e: rx.Expr) -> list[rx.Var]:
     """The Relax variables ``e`` reads (nested functions included), each once, in the
     order the traversal meets them."""
-    found: dict[int, rx.Var] = {}
+    if isinstance(e, rx.Call) and not isinstance(e.op, rx.Var):
+        # the common case, a call in normal form: its operands are leaves or tuples
+        found: dict[int, rx.Var] = {}
+        for a in e.args:
+            if isinstance(a, rx.Var):
+                found.setdefault(id(a), a)
+            elif isinstance(a, rx.Tuple):
+                for f in a.fields:
+                    if isinstance(f, rx.Var):
+                        found.setdefault(id(f), f)
+                    elif not isinstance(f, _NO_VARS):
+                        return _collect_vars(e)
+            elif not isinstance(a, _NO_VARS):
+                return _collect_vars(e)
+        return list(found.values())
+    return _collect_vars(e)
 
-    class _Walk(Rewriter):
-        def use(self, v: rx.Var) -> rx.Expr:
-            found.setdefault(id(v), v)
-            return v
 
-    _Walk().expr(e)
-    return list(found.values())
+# leaves that read no variable
+_NO_VARS = (rx.Constant, rx.ShapeExpr, rx.PrimValue, rx.StringImm, rx.DataTypeImm,
+            rx.GlobalVar, rx.ExternFunc, rx.Op)
+
+
+class _VarCollector(Rewriter):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: dict[int, rx.Var] = {}
+
+    def use(self, v: rx.Var) -> rx.Expr:
+        self.found.setdefault(id(v), v)
+        return v
+
+
+def _collect_vars(e: rx.Expr) -> list[rx.Var]:
+    walk = _VarCollector()
+    walk.expr(e)
+    return list(walk.found.values())
 
 
 def has_effect(value: rx.Expr, mod: rx.IRModule) -> bool:

@@ -12,9 +12,13 @@ import dataclasses
 
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import tir
+from relax_ref.ir.fields import child_fields
 
 _NODES = (P.PrimExpr, tir.Stmt, tir.Range, tir.BufferRegion, tir.MatchBufferRegion,
           tir.IterVar)
+
+# what a copy keeps as it is: no variable or buffer inside
+_ATOMS = frozenset({type(None), int, float, str, bool, P.IntImm, P.FloatImm, P.StringImm})
 
 
 class Names:
@@ -87,10 +91,11 @@ class TirCopier:
         return self.map(s)
 
     def map(self, x):
-        if x is None:
-            return None
-        if type(x) is P.Var:
+        t = type(x)
+        if t is P.Var:
             return self.variables.get(id(x), x)
+        if t in _ATOMS:
+            return x
         if isinstance(x, tir.Buffer):
             hit = self.buffers.get(id(x))
             if hit is None:  # a buffer seen only through loads and stores: same name
@@ -104,13 +109,11 @@ class TirCopier:
             return x
         self.define(x)
         changes = {}
-        for f in dataclasses.fields(x):
-            if f.name == "span":
-                continue
-            old = getattr(x, f.name)
+        for name in child_fields(type(x)):
+            old = getattr(x, name)
             new = self.map(old)
             if new is not old:
-                changes[f.name] = new
+                changes[name] = new
         if isinstance(x, tir.SBlock) and x.name != "root":
             changes["name"] = self.block_names.unique(x.name)
         return dataclasses.replace(x, **changes) if changes else x
@@ -131,10 +134,11 @@ def free_vars(func_body: tir.Stmt, buffers: list[tir.Buffer]) -> list[P.Var]:
             walk(d)
 
     def walk(x) -> None:
-        if x is None:
-            return
-        if type(x) is P.Var:
+        t = type(x)
+        if t is P.Var:
             used.setdefault(id(x), x)
+            return
+        if t in _ATOMS:
             return
         if isinstance(x, tir.Buffer):
             buffer(x)
@@ -153,9 +157,8 @@ def free_vars(func_body: tir.Stmt, buffers: list[tir.Buffer]) -> list[P.Var]:
             defined.add(id(x.buffer_var))
         elif isinstance(x, tir.IterVar):
             defined.add(id(x.var))
-        for f in dataclasses.fields(x):
-            if f.name != "span":
-                walk(getattr(x, f.name))
+        for name in child_fields(type(x)):
+            walk(getattr(x, name))
 
     for b in buffers:
         buffer(b)

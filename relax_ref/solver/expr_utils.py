@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable
 
+from ..ir.fields import child_fields
 from ..ir.prim_expr import (
     BinaryOp, Call, Cast, FloatImm, IntImm, Let, Max, Min, Mod, Not, PrimExpr, Select,
     StringImm, Var,
@@ -76,9 +77,8 @@ def _compute_key(e: PrimExpr) -> tuple:
     if isinstance(e, BinaryOp):
         return (t.__name__, e.dtype, structural_key(e.a), structural_key(e.b))
     parts: list[object] = [t.__name__]
-    for f in dataclasses.fields(e):
-        if f.name != "span":
-            parts.append(_field_key(getattr(e, f.name)))
+    for name in child_fields(t):
+        parts.append(_field_key(getattr(e, name)))
     return tuple(parts)
 
 
@@ -135,18 +135,16 @@ def map_children(e: PrimExpr, fn: Callable[[PrimExpr], PrimExpr]) -> PrimExpr:
     """``e`` with ``fn`` applied to each direct PrimExpr operand (``e`` itself when
     nothing changes). Works for any dataclass node, including ones defined elsewhere."""
     changes: dict[str, object] = {}
-    for f in dataclasses.fields(e):
-        if f.name == "span":
-            continue
-        v = getattr(e, f.name)
+    for name in child_fields(type(e)):
+        v = getattr(e, name)
         if isinstance(v, PrimExpr):
             nv = fn(v)
             if nv is not v:
-                changes[f.name] = nv
+                changes[name] = nv
         elif isinstance(v, (tuple, list)) and v and all(isinstance(x, PrimExpr) for x in v):
             nvs = [fn(x) for x in v]
             if any(a is not b for a, b in zip(nvs, v)):
-                changes[f.name] = type(v)(nvs)
+                changes[name] = type(v)(nvs)
     return dataclasses.replace(e, **changes) if changes else e
 
 
