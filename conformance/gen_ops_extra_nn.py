@@ -483,7 +483,8 @@ def _resize(out):
              ["relax.image.resize2d"], "resize2d with a 3-value size")
     _invalid(out, "resize2d_unknown_method", [("x", ann((1, 1, 2, 2)))],
              'y = R.image.resize2d(x, R.shape([2, 2]), method="bilinear")', "SI-call-1",
-             ["relax.image.resize2d"], "resize2d with method bilinear (not a resize method)")
+             ["relax.image.resize2d", "SI-image-resize-2"],
+             "resize2d with method bilinear (not a resize method)")
     _invalid(out, "resize3d_wrong_ndim", [("x", ann((1, 1, 2, 2)))],
              "y = R.image.resize3d(x, R.shape([2, 2, 2]))", "SI-nn-layout-2",
              ["relax.image.resize3d"], "resize3d of a 4-d tensor")

@@ -84,6 +84,12 @@ KNOWN_LOWERED = {
     "hamming_window_sym_size": (TVM_BUG, "with a symbolic size the float16 window's angle is "
                                          "computed in float32 (2 pi promotes), not float16 as "
                                          "for a constant size"),
+    "adaptive_avg_pool1d_uneven": (TVM_BUG, "as adaptive_avg_pool2d_uneven"),
+    "avg_pool1d_exclude_pad_symbolic": (TVM_BUG, "a window over the trailing padding divides "
+                                                 "by the full window size (nn.md D14)"),
+    **{name: (TVM_BUG, "an ignored target (-100) reads predictions[n, -100] (a Select "
+                       "evaluates both arms): out of bounds")
+       for name in ("nll_loss_mean_weighted", "nll_loss_sum_weighted", "nll_loss_none_weighted")},
     # Checks TVM's lowering leaves out: the kernel runs without them.
     "layout_transform_pad_missing": (TVM_CHECK, "positions no element reaches without a "
                                                 "pad_value (left unwritten)"),
@@ -95,11 +101,18 @@ KNOWN_LOWERED = {
     "squeeze_symbolic_trap": (TVM_CHECK, "a squeezed dimension being 1"),
     "conv2d_channel_check": (TVM_CHECK, "the channel count; our interpreter traps the "
                                         "kernel's out-of-bounds load instead"),
+    "cross_entropy_with_logits_shape_trap": (TVM_CHECK, "the labels' shape; our interpreter "
+                                                        "traps the kernel's out-of-bounds load"),
+    "instance_norm_gamma_length_trap": (TVM_CHECK, "gamma's length; our interpreter traps the "
+                                                   "kernel's out-of-bounds load"),
+    "grid_sample_batch_trap": (TVM_CHECK, "the grid's batch size being the data's"),
     # The same failure, found where the output is allocated.
     "conv2d_negative_output_trap": (TRAP_KIND, "a negative output size: shape_mismatch at "
                                                "the call_tir output, not invalid_value"),
     "max_pool2d_negative_output_trap": (TRAP_KIND, "as conv2d_negative_output_trap"),
     "pad_crop_trap": (TRAP_KIND, "as conv2d_negative_output_trap"),
+    "conv1d_transpose_crop_trap": (TRAP_KIND, "as conv2d_negative_output_trap"),
+    "max_pool3d_negative_output_trap": (TRAP_KIND, "as conv2d_negative_output_trap"),
     "eye_prims": (TRAP_KIND, "a negative n: shape_mismatch at the output, not invalid_value"),
     "reverse_sequence_lengths_mismatch": (TRAP_KIND, "too few seq_lengths: the kernel's "
                                                      "load past their end, not shape_mismatch"),

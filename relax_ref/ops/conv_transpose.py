@@ -28,8 +28,9 @@ from .common import (
     fold_mul, i64, provably_ne, quiet, tensor_arg,
 )
 from .nn import (
-    check_layout, check_layout_ndim, check_window_attrs, from_canonical, negative_dim_error,
-    out_layout_from, padding_tuple, provably_indivisible, runtime_perm, spatial_tuple, to_layout,
+    canonical_conv_operands, check_layout, check_layout_ndim, check_window_attrs, from_canonical,
+    negative_dim_error, out_layout_from, padding_tuple, provably_indivisible, spatial_tuple,
+    to_layout,
 )
 from .nn_lowering import (
     add, at, by_letter, cast_stage, conv_acc_dtype, mul, proved_divides, proved_eq,
@@ -109,15 +110,10 @@ def _conv_transpose(attrs, data, weight, *, nsp: int):
     contraction of the data times the kernel tap, added at the output positions
     ``i*stride + k*dilation - pad_before`` inside the output (in the accumulation dtype
     of EXEC-nn-conv-1), then cast to the output dtype and placed in ``out_layout``."""
-    data_canon, kernel_canon = CONV_LAYOUTS[nsp][0], _kernel_canon(nsp)
+    data_canon = CONV_LAYOUTS[nsp][0]
     rule = "EXEC-nn-conv_transpose-1"
-    dperm = runtime_perm(attrs.get("data_layout"), data_canon, rule)
-    kperm = runtime_perm(attrs.get("kernel_layout"), kernel_canon, rule)
-    runtime_perm(attrs.get("out_layout"), data_canon, rule)
-    if data.ndim != nsp + 2 or weight.ndim != nsp + 2:
-        raise OpRuntimeError("shape_mismatch", f"conv{nsp}d_transpose needs {nsp + 2}-d data "
-                             f"and weight, found {data.ndim}-d and {weight.ndim}-d", rule=rule)
-    x, w = np.transpose(data, dperm), np.transpose(weight, kperm)
+    x, w = canonical_conv_operands(attrs, data, weight, _kernel_canon(nsp),
+                                   f"conv{nsp}d_transpose", rule)
     groups = attrs.get("groups")
     n, c = x.shape[:2]
     i_total, og = w.shape[:2]

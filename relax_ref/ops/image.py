@@ -18,7 +18,7 @@ from relax_ref import te
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.dtype import BOOL, FLOAT32, INT64, DataType, parse_dtype
+from relax_ref.ir.dtype import BOOL, FLOAT32, INT64, parse_dtype
 from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import CONV_LAYOUTS, OpRuntimeError, cast_value, quiet, shape_operand, tensor_arg
@@ -375,7 +375,8 @@ def _legalize_resize(ctx, nsp: int):
             for part, wk in zip(parts, w):
                 total = part * wk if total is None else total + part * wk
             return total
-        value = _combine_outer_first(axes, combine)
+        # from the outermost axis inward, so the innermost axis is combined first
+        value = combine(0, {})
         if mode == "tf_crop_and_resize":
             e = te.const(float(F32(extrapolation)), FLOAT32)
             for a in range(nsp):
@@ -389,12 +390,6 @@ def _legalize_resize(ctx, nsp: int):
         raise ctx.decline("an input axis may be empty while the output is not")
     out = te.compute(out_shape, formula, name="resize", axis_prefix="ax")
     return ctx.call_te(out, f"resize{nsp}d")
-
-
-def _combine_outer_first(axes, combine):
-    """The combination starts at the outermost axis and recurses inward, so the
-    innermost axis is combined first (as the semantics' order)."""
-    return combine(0, {})
 
 
 def _proved_positive_or_empty(size, out_shape) -> bool:

@@ -16,7 +16,7 @@ from relax_ref.ir.dtype import BOOL, FLOAT64, INT64, parse_dtype
 from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import (
-    OpRuntimeError, cast_value, common_dtype, expr_text, float_to_int, i64, provably_ne, quiet,
+    OpRuntimeError, common_dtype, expr_text, float_to_int, i64, provably_ne, quiet,
     shape_operand, tensor_arg, trunc_div,
 )
 from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool

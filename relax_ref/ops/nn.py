@@ -276,6 +276,22 @@ def sliding_windows(xp: np.ndarray, kernel: Sequence[int], strides: Sequence[int
     return v[tuple(index)]
 
 
+def canonical_conv_operands(attrs, data: np.ndarray, weight: np.ndarray, kernel_canon: str,
+                            what: str, rule: str) -> tuple[np.ndarray, np.ndarray]:
+    """The run-time frame of the convolutions (EXEC-nn-conv-1, EXEC-nn-conv_transpose-1):
+    the three layouts valid (``invalid_value``), both operands of the layout's ndim
+    (``shape_mismatch``); returned in the canonical layouts (``NC...``, ``kernel_canon``)."""
+    nsp = len(kernel_canon) - 2
+    data_canon = CONV_LAYOUTS[nsp][0]
+    dperm = runtime_perm(attrs.get("data_layout"), data_canon, rule)
+    kperm = runtime_perm(attrs.get("kernel_layout"), kernel_canon, rule)
+    runtime_perm(attrs.get("out_layout"), data_canon, rule)
+    if data.ndim != nsp + 2 or weight.ndim != nsp + 2:
+        raise OpRuntimeError("shape_mismatch", f"{what} needs {nsp + 2}-d data and weight, "
+                             f"found {data.ndim}-d and {weight.ndim}-d", rule=rule)
+    return np.transpose(data, dperm), np.transpose(weight, kperm)
+
+
 @quiet
 def _conv(attrs, data, weight, *, nsp: int):
     """EXEC-nn-conv-1..2: ``out[n, o, y] = sum_{c, k} pad(data)[n, g*Cg + c, y*s + k*d] *
@@ -283,14 +299,8 @@ def _conv(attrs, data, weight, *, nsp: int):
     dtype (both operands cast to it first, as topi does)."""
     data_canon, kernel_canon = CONV_LAYOUTS[nsp]
     rule = "EXEC-nn-conv-1"
-    dperm = runtime_perm(attrs.get("data_layout"), data_canon, rule)
-    kperm = runtime_perm(attrs.get("kernel_layout"), kernel_canon, rule)
     out_layout = attrs.get("out_layout")
-    runtime_perm(out_layout, data_canon, rule)
-    if data.ndim != nsp + 2 or weight.ndim != nsp + 2:
-        raise OpRuntimeError("shape_mismatch", f"conv{nsp}d needs {nsp + 2}-d data and weight, "
-                             f"found {data.ndim}-d and {weight.ndim}-d", rule=rule)
-    x, w = np.transpose(data, dperm), np.transpose(weight, kperm)
+    x, w = canonical_conv_operands(attrs, data, weight, kernel_canon, f"conv{nsp}d", rule)
     groups = attrs.get("groups")
     n, c = x.shape[:2]
     o, cg = w.shape[:2]

@@ -11,7 +11,7 @@ import pytest
 
 from .helpers import compute, deduce, dims, fails, sym, tensor, texts, traps
 from .legalize_helpers import check_lowered, module
-from .tvm_bridge import TvmBridge, their_dims
+from .tvm_bridge import TvmBridge
 
 N = sym("n")
 RNG = np.random.default_rng(7)

@@ -3,7 +3,6 @@ unknown, errors), NumPy semantics (hand-computed values and TVM 0.27's compiled 
 bit for bit), lowering at several symbolic values, and TVM reading our printed calls."""
 from __future__ import annotations
 
-import itertools
 
 import numpy as np
 import pytest
