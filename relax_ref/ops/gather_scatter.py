@@ -25,6 +25,7 @@ from .common import (
     OpRuntimeError, broadcast_runtime_shapes, broadcast_shapes, describe_sinfo, fresh,
     int_const, normalize_axis, runtime_axis, tensor_arg, unknown_tensor,
 )
+from .indexing import slice_count
 from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, to_int
 
 FAMILY = "indexing"
@@ -503,13 +504,6 @@ def _prim_operand(ctx: DeduceContext, i: int, what: str) -> P.PrimExpr | None:
         raise ctx.error(f"{what} must be an integer R.Prim, found {describe_sinfo(s)}",
                         rule="SI-index-sscatter-2")
     return s.value
-
-
-def slice_count(start: P.PrimExpr, end: P.PrimExpr, step: P.PrimExpr) -> P.PrimExpr:
-    """``floordiv(end - start + step - 1, step)``: the number of positions of the slice
-    (TVM's formula)."""
-    diff = P.Sub(P.Add(P.Sub(end, start, INT64), step, INT64), P.IntImm(1, INT64), INT64)
-    return P.FloorDiv(diff, step, INT64)
 
 
 def _i64(e: P.PrimExpr) -> P.PrimExpr:

@@ -150,7 +150,7 @@ def legalize_slice_scatter(ctx):
     (TVM's masked form). Lowers only where the op's run-time checks provably pass
     (``1 <= step``, ``0 <= start <= end <= n``, src's shape the slice's), since the
     kernel makes none of them."""
-    from .gather_scatter import slice_count
+    from .indexing import slice_count
     from .manipulate_lowering import provable
 
     data, src = ctx.tensor(0), ctx.tensor(1)

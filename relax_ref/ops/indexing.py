@@ -235,6 +235,14 @@ def slice_length(ctx: DeduceContext, begin: P.PrimExpr, end: P.PrimExpr,
     return ctx.analyzer.simplify(length)
 
 
+def slice_count(start: P.PrimExpr, end: P.PrimExpr, step: P.PrimExpr) -> P.PrimExpr:
+    """``floordiv(end - start + step - 1, step)``: the number of positions of
+    ``start:end:step`` for a positive step (TVM's formula; slice_scatter's
+    SI-index-sscatter-3 and its lowering)."""
+    diff = P.Sub(P.Add(P.Sub(end, start, INT64), step, INT64), P.IntImm(1, INT64), INT64)
+    return P.FloorDiv(diff, step, INT64)
+
+
 def _ceildiv(a: int, b: int) -> int:
     return -(-a // b)
 
