@@ -466,6 +466,16 @@ def _more_invalid() -> list[Case]:
          "y = R.grad.nll_loss_backward(g, p, t)", "SI-grad-nll-2",
          "relax.grad.nll_loss_backward", "targets (3,) for predictions (2, 3)"),
     ]
+    for op in ("tensor_dtype_code", "tensor_dtype_bits", "tensor_dtype_lanes", "tensor_ndim",
+               "tensor_byte_offset", "tensor_elem_offset"):
+        rows.append((f"inspect_{op}_of_a_shape", [("s", "R.Shape([2, 3])")],
+                     f"y = R.inspect.{op}(s)", "SI-op-tensor-1", f"relax.inspect.{op}",
+                     "the operand is a shape, not a tensor"))
+    rows.append(("grad_no_grad_two_operands", [("x", ann((3,)))], "y = R.grad.no_grad(x, x)",
+                 "SI-call-1", "relax.grad.no_grad", "no_grad takes one operand"))
+    rows.append(("grad_end_checkpoint_of_a_constant", [("x", ann((3,)))],
+                 'y = R.grad.end_checkpoint(R.const(1.0, "float32"))', "SI-grad-mark-2",
+                 "relax.grad.end_checkpoint", "a checkpoint marker's operand must be a variable"))
     return [_invalid(name, params, body, rule, [op], desc)
             for name, params, body, rule, op, desc in rows]
 
