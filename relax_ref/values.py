@@ -50,11 +50,14 @@ class DTypeValue:
 @dataclass(frozen=True, slots=True, eq=False)
 class Closure:
     """A Relax function value: the function, and the values of the free variables it
-    captured where it was created (a dict keyed by IR variable identity)."""
+    captured where it was created (a dict keyed by IR variable identity). ``captured``:
+    the values ``R.make_closure`` paired with a module function, passed after the
+    call's own arguments (EXEC-closure-1)."""
 
     func: Any
     env: dict = field(default_factory=dict)
     name: str = "<closure>"
+    captured: tuple = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)

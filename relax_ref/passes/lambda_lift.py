@@ -18,13 +18,17 @@ Contract:
   The lifted copy has fresh symbolic variables of its own (WF-sym-4), so a dimension
   that referred to an enclosing function's symbol is still checked against that value
   at every call.
-- PASS-lambda-lift-4: a capturing local function that is also used as a value (returned,
-  stored, passed as an argument, including when lifting a function it contains passes
-  it on) stays local: lifting it needs a closure value (TVM's ``R.make_closure`` /
-  ``R.invoke_pure_closure``), which relax_ref does not have yet. Local functions inside
-  it are still lifted.
+- PASS-lambda-lift-4: a capturing local function that uses itself as a value inside its
+  own body (returns or passes on itself) stays local. Local functions inside it are
+  still lifted.
 - PASS-lambda-lift-5: results are preserved exactly; the signatures of the existing
   module functions do not change.
+- PASS-lambda-lift-6: a capturing local function used as a value (returned, stored,
+  passed as an argument) is lifted too, and its binding becomes TVM's closure:
+  ``f_closure = R.make_closure(cls.<lifted>, (captured..., R.prim_value(n)...))`` then
+  ``f = R.match_cast(f_closure, <f's function type>)``; calling the closure passes the
+  captured values after the call's own arguments (EXEC-closure-2). Direct calls of
+  ``f`` still call the lifted function (PASS-lambda-lift-3).
 """
 from __future__ import annotations
 
@@ -141,6 +145,9 @@ def _value_uses(func: rx.Function) -> set[int]:
     return out
 
 
+_MAKE_CLOSURE = rx.Op("relax.make_closure")
+
+
 # -- lifting -------------------------------------------------------------------------------
 
 class _Lifter(Rewriter):
@@ -191,8 +198,8 @@ class _Lifter(Rewriter):
                        for v in defined_symbols([c.struct_info])}
         captured_syms = [v for k, v in symbols.used.items()
                          if k in outer_symbols and k not in by_captured]
-        escapes = id(f) in self.escaping or id(f) in _value_uses(body)
-        if (captured or captured_syms) and escapes:
+        escapes = id(f) in self.escaping
+        if (captured or captured_syms) and id(f) in _value_uses(body):
             return [rx.VarBinding(self.bind_var(f), body, span=b.span)]  # PASS-lambda-lift-4
 
         name = self.names[id(b.value)]
@@ -211,11 +218,18 @@ class _Lifter(Rewriter):
         # Symbolic variables of its own (WF-sym-4), the captured ones included.
         lifted = substitute_symbols(lifted, fresh_symbols(symbols_of(lifted).used.values()))
         self.lifted[name] = lifted
-        if extra:
-            self.direct_calls[id(f)] = (gv, outside)
-        else:
+        if not extra:
             self.var_map[id(f)] = gv  # PASS-lambda-lift-2
-        return []
+            return []
+        self.direct_calls[id(f)] = (gv, outside)
+        if not escapes:
+            return []
+        # PASS-lambda-lift-6: a value of f is TVM's closure of the lifted function and
+        # the captured values, cast back to f's function type so its uses stay typed.
+        closure_var = rx.Var(f"{f.name_hint}_closure", si.ObjectStructInfo(), span=b.span)
+        make = rx.Call(_MAKE_CLOSURE, (gv, rx.Tuple(outside)), span=b.span)
+        return [rx.VarBinding(closure_var, make, span=b.span),
+                rx.MatchCast(self.bind_var(f), closure_var, f.struct_info, span=b.span)]
 
 
 class _Close(Rewriter):

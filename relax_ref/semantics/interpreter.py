@@ -320,6 +320,8 @@ class Interpreter:
 
     def apply(self, callee, args: list, e: rx.Call, frame: Frame) -> Any:
         if isinstance(callee, Closure):
+            if callee.captured:  # EXEC-closure-2: R.make_closure's values come last
+                args = [*args, *callee.captured]
             if isinstance(callee.func, tir.PrimFunc):
                 return self.call_prim_func(callee.func, args, e.span, name=callee.name)
             return self.call_function(callee.func, args, e.span, name=callee.name,
@@ -631,6 +633,20 @@ def _eval_null(interp: Interpreter, e: rx.Call, frame: Frame):
     return ()
 
 
+def _eval_invoke_closure(interp: Interpreter, e: rx.Call, frame: Frame):
+    """EXEC-closure-2: call the closure on the tuple's values (then its captured ones);
+    the result is checked against ty_args, as a packed call's (ops/closures.py)."""
+    callee = interp.expr(e.args[0], frame)
+    args = interp.expr(e.args[1], frame)
+    result = interp.apply(callee, list(args), e, frame)
+    if e.sinfo_args:
+        want = e.sinfo_args[0] if len(e.sinfo_args) == 1 else \
+            si.TupleStructInfo(tuple(e.sinfo_args))
+        check_value(result, want, frame.sym_env(), check="struct_info",
+                    rule="EXEC-closure-2", span=e.span, what="the result of the closure")
+    return result
+
+
 _STRUCTURAL: dict[str, Callable] = {
     # every destination-passing and every packed call kind (ir/call_kinds.py)
     **{name: _eval_call_tir for name, kind in CALL_KINDS.items() if kind.dps},
@@ -646,6 +662,8 @@ _STRUCTURAL: dict[str, Callable] = {
     "relax.memory.kill_tensor": _eval_kill,
     "relax.vm.kill_object": _eval_kill,
     "relax.null_value": _eval_null,
+    "relax.invoke_closure": _eval_invoke_closure,
+    "relax.invoke_pure_closure": _eval_invoke_closure,
     "relax.call_builtin_with_ctx": _eval_call_builtin_with_ctx,
 }
 

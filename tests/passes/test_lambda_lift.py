@@ -184,15 +184,20 @@ class Module:
 '''
 
 
-def test_a_capturing_closure_used_as_a_value_stays_local():
-    """PASS-lambda-lift-4: inner_func captures c1 and is returned: without a closure
-    value it stays inside main_outer_func, which itself is lifted."""
+def test_a_capturing_closure_used_as_a_value_becomes_tvms_closure():
+    """PASS-lambda-lift-6: inner_func captures c1 and is returned: it is lifted, and
+    main_outer_func returns R.make_closure of it and c1, cast to its function type."""
     before = parse(CLOSURE)
     after = LIFT(before)
-    assert sorted(after.functions) == ["main", "main_outer_func"]
-    assert _local_functions(after["main"]) == []
-    assert _local_functions(after["main_outer_func"]) == ["inner_func"]
+    assert sorted(after.functions) == ["main", "main_inner_func", "main_outer_func"]
+    assert _local_functions(after["main_outer_func"]) == []
+    assert len(after["main_inner_func"].params) == 2  # x1, then the captured c1
+    text = print_module(after)
+    assert "R.make_closure(cls.main_inner_func, (c1,))" in text
+    assert "R.match_cast(inner_func_closure, R.Callable(" in text
     check_pass(LIFT, before, trials=3)
+    x, y = np.ones((2, 3), "float32"), np.full((2, 3), 2, "float32")
+    assert np.array_equal(Interpreter(after).run("main", [x, y]), x + y)
 
 
 MUTUAL = f'''
