@@ -16,7 +16,6 @@ from typing import Sequence
 import numpy as np
 
 from relax_ref.ir import prim_expr as P
-from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL as _BOOL
 from relax_ref.ir.dtype import INT64

@@ -18,7 +18,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL, INT64
 
 from .common import (
-    OpRuntimeError, describe_sinfo, fresh, normalize_axis, runtime_axis, tensor_arg,
+    OpRuntimeError, fresh, normalize_axis, runtime_axis, tensor_arg,
 )
 from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_int, to_opt_int
 
@@ -180,7 +180,7 @@ def deduce_nll_loss_backward(ctx: DeduceContext) -> si.StructInfo:
         raise ctx.error(f"predictions must have a float dtype, found {pred.dtype}", rule=rule)
     if not tgt.dtype.is_void and not tgt.dtype.is_integer:
         raise ctx.error(f"targets must have an integer dtype, found {tgt.dtype}", rule=rule)
-    for t, what in ((g, "output_grad"),) + (((w, "weights"),) if w is not None else ()):
+    for t in (g,) + ((w,) if w is not None else ()):
         _grad_dtype(ctx, t, pred, rule)
     if pred.ndim == 0:
         raise ctx.error("predictions need at least one dimension", rule=rule)

@@ -17,7 +17,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
 from relax_ref.ir.dtype import BOOL, INT64
 
-from .common import OpRuntimeError, int_const, quiet, tensor_arg, trunc_div
+from .common import OpRuntimeError, quiet, tensor_arg, trunc_div
 from .registry import Attr, DeduceContext, OpDef, Operand, register, to_bool, to_str
 
 FAMILY = "gradient"
@@ -145,20 +145,16 @@ def legalize_pool2d_backward(ctx, kind: str):
     each in-bounds window position (the count as EXEC-nn-pool-2 with dilation 1); max
     scans the window keeping the first strictly largest in-bounds position in scratch
     buffers, then adds output_grad there. As TVM, a dilation other than 1 makes the call
-    stay; so do spatial dimensions that are not constants (the output_grad's shape check
-    could not be made)."""
+    stay; so does an output_grad whose shape is not provably the pool's output (the
+    kernel reads it at every window without a check; ``_grad_shape_proved``)."""
     from .gather_scatter_lowering import call_serial, known_tensor, serial_nest
 
     g, x = known_tensor(ctx, 0), known_tensor(ctx, 1)
     if any(d != 1 for d in ctx.attr("dilation")):
         raise ctx.decline("a dilation other than 1 (TVM does not lower it either)")
     hw = _hw(ctx.attr("layout"))
-    spatial = [int_const(t.shape[a]) for t in (g, x) for a in hw]
-    if None in spatial:
-        raise ctx.decline("spatial dimensions are not constants")
-    goh, gow, h, w = spatial
-    if (goh, gow) != _window_counts(ctx.call.attrs, h, w):
-        raise ctx.decline("output_grad is not the pool's output")
+    if not _grad_shape_proved(ctx, g, x, hw):
+        raise ctx.decline("output_grad is not provably the pool's output shape")
     (kh, kw), (sh, sw) = ctx.attr("pool_size"), ctx.attr("strides")
     pt, pl, pb, pr = ctx.attr("padding")
     include = ctx.attr("count_include_pad")
@@ -172,13 +168,14 @@ def legalize_pool2d_backward(ctx, kind: str):
         start = P.Sub(P.Mul(o, c(stride), INT64), c(pad_before), INT64)
         last = P.Add(start, c(kernel - 1), INT64)
         if include:
-            return P.Add(P.Sub(P.Min(last, c(size + pad_after - 1), INT64), start, INT64),
-                         c(1), INT64)
-        return P.Add(P.Sub(P.Min(last, c(size - 1), INT64), P.Max(start, c(0), INT64), INT64),
-                     c(1), INT64)
+            return P.Add(P.Sub(P.Min(last, P.Add(size, c(pad_after - 1), INT64), INT64), start,
+                               INT64), c(1), INT64)
+        return P.Add(P.Sub(P.Min(last, P.Sub(size, c(1), INT64), INT64),
+                           P.Max(start, c(0), INT64), INT64), c(1), INT64)
 
     def updates(bufs, out):
         g_buf = bufs[0]
+        h, w = (bufs[1].shape[a] for a in hw)  # the function's own variables
         bh, bw, bv = scratch
 
         def at(rest, p, q):
@@ -198,8 +195,8 @@ def legalize_pool2d_backward(ctx, kind: str):
                 for j in range(kw):
                     p = P.Add(P.Sub(P.Mul(oa, c(sh), INT64), c(pt), INT64), c(i), INT64)
                     q = P.Add(P.Sub(P.Mul(ob, c(sw), INT64), c(pl), INT64), c(j), INT64)
-                    inside = P.And(P.And(P.LE(c(0), p, BOOL), P.LT(p, c(h), BOOL), BOOL),
-                                   P.And(P.LE(c(0), q, BOOL), P.LT(q, c(w), BOOL), BOOL), BOOL)
+                    inside = P.And(P.And(P.LE(c(0), p, BOOL), P.LT(p, h, BOOL), BOOL),
+                                   P.And(P.LE(c(0), q, BOOL), P.LT(q, w, BOOL), BOOL), BOOL)
                     cell = at(rest, p, q)
                     if kind == "avg":
                         n = P.Max(P.Mul(count(oa, sh, pt, pb, kh, h), count(ob, sw, pl, pr, kw, w),
@@ -227,6 +224,35 @@ def legalize_pool2d_backward(ctx, kind: str):
     return call_serial(ctx, name, [(ctx.args[0], "output_grad", g), (ctx.args[1], "data", x)],
                        updates, result=x, zero=True,
                        scratch=tuple(scratch) if kind == "max" else ())
+
+
+def _grad_shape_proved(ctx, g: si.TensorStructInfo, x: si.TensorStructInfo, hw) -> bool:
+    """Whether output_grad's shape provably is the forward pool's output for data (the
+    kernel reads it at every window without a check): the other axes the same
+    expressions, the spatial ones proved equal to the window counts (SI-nn-window-1)."""
+    from types import SimpleNamespace
+
+    from relax_ref.ir.equal import structural_equal
+    from relax_ref.solver.analyzer import Analyzer
+
+    from .nn import window_count_expr
+
+    analyzer = Analyzer()
+    (kh, kw), (sh, sw), (dh, dw) = (ctx.attr(k) for k in ("pool_size", "strides", "dilation"))
+    pt, pl, pb, pr = ctx.attr("padding")
+    ceil = ctx.attr("ceil_mode")
+    # window_count_expr asks only its context's analyzer
+    frame = SimpleNamespace(analyzer=analyzer)
+    want = list(x.shape)
+    want[hw[0]] = window_count_expr(frame, x.shape[hw[0]], kh, pt, pb, sh, dh, ceil)
+    want[hw[1]] = window_count_expr(frame, x.shape[hw[1]], kw, pl, pr, sw, dw, ceil)
+    for a, (got, expected) in enumerate(zip(g.shape, want)):
+        if a in hw:
+            if not analyzer.prove_equal(got, expected):
+                return False
+        elif not structural_equal(got, expected, map_free_vars=False):
+            return False
+    return True
 
 
 def _register_all() -> None:

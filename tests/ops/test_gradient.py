@@ -225,3 +225,15 @@ def test_nll_loss_backward_lowered_traps_an_out_of_range_target():
         with pytest.raises(RuntimeCheckError) as err:
             relax_ref.run(m_, *args)
         assert err.value.check == "index_out_of_bounds"
+
+
+@pytest.mark.parametrize("kind", ["max", "avg"])
+def test_pool2d_backward_lowered_with_symbolic_spatial_dims(kind):
+    # h = 2 * a: the 2x2 windows of stride 2 tile it exactly, proved for every a.
+    text = module('g: R.Tensor((1, 2, "a", 2), "float32"), x: R.Tensor((1, 2, "h", 4), "float32")',
+                  f'y = R.grad.{kind}_pool2d_backward(g, x, pool_size=(2, 2), strides=(2, 2))')
+    check_lowered(text, f"relax.grad.{kind}_pool2d_backward", lowered=False)
+    text = module('x: R.Tensor((1, 2, "h", "w"), "float32")',
+                  f'''p = R.nn.{kind}_pool2d(x, pool_size=(3, 3), strides=(2, 2), padding=(1, 1))
+y = R.grad.{kind}_pool2d_backward(p, x, pool_size=(3, 3), strides=(2, 2), padding=(1, 1))''')
+    check_lowered(text, f"relax.grad.{kind}_pool2d_backward")
