@@ -83,10 +83,24 @@ def _match(nest: tir.Stmt):
     rhs = op.b
     if _reads(rhs, out) or _reads(init.value, out) or out.dtype.is_bool:
         return None
+    # Rows: every load of the reduced expression walks its last axis with a reduction
+    # variable (softmax, norms, sums over the last axis; not a matmul's column).
+    reduce_ids = {id(iv.var) for iv in block.iter_vars if iv.kind == "R"}
+    loads = _loads(rhs)
+    if not loads or any(not any(id(v) in reduce_ids for v in P.free_vars(l.indices[-1]))
+                        for l in loads if l.indices):
+        return None
     if isinstance(op, P.Add) and not (isinstance(init.value, (P.IntImm, P.FloatImm))
                                       and init.value.value == 0):
         return None  # the tree adds the initial value once per thread
     return loops, s, out, type(op), init.value, rhs
+
+
+def _loads(e: P.PrimExpr) -> list[tir.BufferLoad]:
+    found = [e] if isinstance(e, tir.BufferLoad) else []
+    for c in P.children(e):
+        found += _loads(c)
+    return found
 
 
 def _reads(e: P.PrimExpr, buf: tir.Buffer) -> bool:
@@ -136,21 +150,24 @@ def _tree(nest: tir.Stmt, max_threads: int) -> tir.Stmt | None:
             body = tir.LetStmt(var, value, body)
         return body
 
+    tx = P.Var(f"{name}_t", dt)  # one thread index for every phase (each its own loop)
+
     def phase(make):
-        tx = P.Var(f"{name}_t", dt)
         return tir.For(tx, P.IntImm(0, dt), T, "thread_binding", make(tx),
                        thread_tag="threadIdx.x")
 
     def partial(tx):
+        chunks = simplify(P.FloorDiv(length + P.IntImm(t - 1, dt), T, dt))
+        single = isinstance(chunks, P.IntImm) and chunks.value == 1
         r = P.Var(f"{name}_k", dt)
-        k = r * T + tx
+        k = tx if single else r * T + tx
         fold = tir.BufferStore(red, combine(load(tx), rhs), (tx,))
         step: tir.Stmt = lets(reduce, k, lets(spatial, bx, fold))
         if not (isinstance(length, P.IntImm) and length.value % t == 0):
             step = tir.IfThenElse(P.LT(k, length, P.BOOL), step)
-        chunks = simplify(P.FloorDiv(length + P.IntImm(t - 1, dt), T, dt))
-        return tir.SeqStmt((tir.BufferStore(red, init, (tx,)),
-                            tir.For(r, P.IntImm(0, dt), chunks, "serial", step)))
+        if not single:  # one element per thread needs no loop
+            step = tir.For(r, P.IntImm(0, dt), chunks, "serial", step)
+        return tir.SeqStmt((tir.BufferStore(red, init, (tx,)), step))
 
     phases = [phase(partial)]
     half = t // 2
