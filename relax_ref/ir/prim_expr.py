@@ -222,6 +222,11 @@ def children(e: PrimExpr) -> tuple[PrimExpr, ...]:
 
 def free_vars(e: PrimExpr) -> list[Var]:
     """Variables occurring in ``e`` that no Let inside ``e`` binds, in first-seen order."""
+    t = type(e)
+    if t is IntImm:  # the common cases of shape dimensions, answered without a walk
+        return []
+    if t is Var:
+        return [e]
     seen: dict[int, Var] = {}
     bound: set[int] = set()
 

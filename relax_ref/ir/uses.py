@@ -88,20 +88,22 @@ _TIR_NODES = (tir.Stmt, P.PrimExpr, tir.IterVar, tir.Range, tir.BufferRegion,
               tir.MatchBufferRegion)
 
 
-_STORED_MEMO: dict[int, tuple[tir.PrimFunc, frozenset]] = {}
+_STORED_MEMO: dict[int, tuple[tir.Stmt, frozenset]] = {}
 
 
 def stored_storage(func: tir.PrimFunc) -> frozenset:
     """The data variables (or buffers without one) that ``func`` may store into.
-    Remembered per function (the IR is immutable): the interpreter asks on every call."""
-    hit = _STORED_MEMO.get(id(func))
-    if hit is not None and hit[0] is func:
+    Remembered per function body (the IR is immutable; the answer reads only the body, so
+    a copy with other attributes shares it): the interpreter asks on every call."""
+    body = func.body
+    hit = _STORED_MEMO.get(id(body))
+    if hit is not None and hit[0] is body:
         return hit[1]
     if len(_STORED_MEMO) >= 4096:
         _STORED_MEMO.clear()
     result = frozenset(_stored_storage(func))
-    # The memo holds ``func`` so that its id cannot be reused while it is cached.
-    _STORED_MEMO[id(func)] = (func, result)
+    # The memo holds the body so that its id cannot be reused while it is cached.
+    _STORED_MEMO[id(body)] = (body, result)
     return result
 
 

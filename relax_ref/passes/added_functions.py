@@ -20,14 +20,18 @@ class AddedFunctions(dict):
         self.mod = mod
         self._by_hash: dict[int, list[tuple[object, rx.GlobalVar]]] = {}
 
-    def add(self, name_hint: str, func) -> rx.GlobalVar:
+    def add(self, name_hint: str, func, prepare=None) -> rx.GlobalVar:
         """The GlobalVar of ``func``: one added earlier if structurally equal, else a
-        new one under a fresh name."""
+        new one under a fresh name. ``prepare(func)``, when given, makes the function
+        that is added; it must keep it structurally equal (a renaming of its own
+        variables), and is skipped when an equal one exists."""
         # a hash of the first nodes only: an equality test settles each bucket anyway
         key = structural_hash(func, max_nodes=_HASHED_NODES)
         for other, gv in self._by_hash.get(key, ()):
             if structural_equal(func, other):
                 return gv
+        if prepare is not None:
+            func = prepare(func)
         name, k = name_hint, 0
         while name in self.mod.functions or name in self:
             k += 1

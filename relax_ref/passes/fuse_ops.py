@@ -135,9 +135,9 @@ class _Fusor(Rewriter):
         return block if new is None else rx.DataflowBlock(tuple(new), span=block.span)
 
     # -- lifted functions ------------------------------------------------------------------
-    def add_function(self, name_hint: str, func) -> rx.GlobalVar:
+    def add_function(self, name_hint: str, func, prepare=None) -> rx.GlobalVar:
         """PASS-fuse-4: a structurally equal function already added is reused."""
-        return self.added.add(name_hint, func)
+        return self.added.add(name_hint, func, prepare)
 
 
 class _Block:
@@ -401,9 +401,12 @@ class _Block:
             shape_param = rx.Var("tir_vars", si.ShapeStructInfo(tuple(free), len(free)))
             func = build(params + [shape_param])  # mentions no symbol ``func`` did not
             call_args.append(rx.ShapeExpr(tuple(free)))
-        if used:  # the function's own symbolic variables (WF: one function each)
-            func = substitute_symbols(func, fresh_symbols(used.values()), fresh=False)
-        gv = self.fusor.add_function("_".join(names), func)
+        def own_symbols(func: rx.Function) -> rx.Function:
+            """The function's own symbolic variables (each function has its own)."""
+            if not used:
+                return func
+            return substitute_symbols(func, fresh_symbols(used.values()), fresh=False)
+        gv = self.fusor.add_function("_".join(names), func, own_symbols)
         call = rx.Call(gv, tuple(call_args))
         if len(outputs) == 1:
             return [rx.VarBinding(self.bindings[outputs[0]].var, call)]

@@ -96,6 +96,9 @@ class TirCopier:
             return self.variables.get(id(x), x)
         if t in _ATOMS:
             return x
+        if issubclass(t, P.BinaryOp):  # the most common node: no definitions inside
+            a, b = self.map(x.a), self.map(x.b)
+            return x if a is x.a and b is x.b else t(a, b, x.dtype, span=x.span)
         if isinstance(x, tir.Buffer):
             hit = self.buffers.get(id(x))
             if hit is None:  # a buffer seen only through loads and stores: same name
@@ -139,6 +142,10 @@ def free_vars(func_body: tir.Stmt, buffers: list[tir.Buffer]) -> list[P.Var]:
             used.setdefault(id(x), x)
             return
         if t in _ATOMS:
+            return
+        if issubclass(t, P.BinaryOp):
+            walk(x.a)
+            walk(x.b)
             return
         if isinstance(x, tir.Buffer):
             buffer(x)
