@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import relax_ref
 from relax_ref.errors import RuntimeCheckError
@@ -348,3 +350,26 @@ def test_slice_scatter_lowered():
                          'y = R.slice_scatter(x, s, 1, 7, 3, axis=1)'), "relax.slice_scatter")
     check_lowered(module('x: R.Tensor(("n", 3), "float32"), s: R.Tensor(("n", 3), "float32")',
                          'y = R.slice_scatter(x, s, 0, 3, 1, axis=-1)'), "relax.slice_scatter")
+
+
+# -- properties against NumPy's own indexing ------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 4), st.integers(0, 3), st.integers(0, 1),
+       st.integers(0, 2**31 - 1))
+def test_gather_and_scatter_agree_with_numpy(rows, cols, width, axis, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.integers(-50, 50, (rows, cols)).astype("int32")
+    shape = (rows, width) if axis == 1 else (width, cols)
+    i = rng.integers(0, x.shape[axis], shape)
+    check_same(compute("gather_elements", x, i, axis=axis), np.take_along_axis(x, i, axis))
+    u = rng.integers(-50, 50, shape).astype("int32")
+    want = x.copy()
+    grid = list(np.indices(shape))
+    grid[axis] = i
+    np.add.at(want, tuple(grid), u)  # unbuffered: repeated targets add up
+    check_same(compute("scatter_elements", x, i, u, axis=axis, reduction="add"), want)
+    want = x.copy()
+    np.add.at(want, tuple(g.reshape(-1) for g in grid), u.reshape(-1))
+    check_same(compute("index_put", x, tuple(grid), u, accumulate=True), want)
