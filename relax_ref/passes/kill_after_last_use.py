@@ -12,6 +12,7 @@ that block (TVM puts the kill inside it, which its own well-formedness check rej
 from __future__ import annotations
 
 from relax_ref.ir import relax as rx
+from relax_ref.ir import tir
 from relax_ref.ir.uses import variable_uses
 from relax_ref.semantics.normalize import normalize
 
@@ -43,8 +44,6 @@ def _returns_no_alias(value: rx.Expr, mod: rx.IRModule) -> bool:
     if name is not None:
         return name in TENSOR_ALLOCS or name in STORAGE_ALLOCS or name in KILLS
     if isinstance(value, rx.Call) and isinstance(value.op, rx.GlobalVar):
-        from relax_ref.ir import tir
-
         return isinstance(mod.functions.get(value.op.name_hint), tir.PrimFunc)
     return not isinstance(value, (rx.Var, rx.Tuple, rx.TupleGetItem, rx.Call, rx.If,
                                   rx.SeqExpr, rx.Function))
