@@ -213,14 +213,17 @@ class CFamilyPrinter:
         array, of a constant size."""
         (n,) = s.extents
         private = s.scope in ("global", "local") and self.in_thread
-        if not (s.scope == "shared" or private) or not isinstance(n, P.IntImm) or (
-                private and s.dtype.is_float and s.dtype.bits == 16):
+        if not (s.scope == "shared" or private) or not isinstance(n, P.IntImm):
             raise EmitError(f"an allocation in scope {s.scope} of {s.dtype} and extent "
                             f"{n} in a kernel", s.span, rule="BE-emit-6")
         space = f"{self.shared_space} " if s.scope == "shared" else ""
-        self.emit(f"{space}{self.storage_type(s.dtype)} "
+        self.emit(f"{space}{self.array_type(s)} "
                   f"{self.name(s.buffer_var)}[{max(n.value, 1)}];", d)
         self.stmt(s.body, d)
+
+    def array_type(self, s: tir.Allocate) -> str:
+        """The element type of an array a kernel declares."""
+        return self.storage_type(s.dtype)
 
     def store(self, s: tir.BufferStore, d: int) -> None:
         (i,) = s.indices

@@ -67,15 +67,28 @@ class OpenCLPrinter(CFamilyPrinter):
         text = super().call_math(name, args, dt)
         return self._round(text) if dt.bits == 16 else text
 
+    def array_type(self, s):
+        """A kernel's own float16 array holds floats (only pointers may be half without
+        cl_khr_fp16); every value stored is already rounded to half, so it holds the
+        same values as half storage."""
+        if s.dtype.is_float and s.dtype.bits == 16:
+            self.float_held.add(self.name(s.buffer_var))
+            return "float"
+        return super().array_type(s)
+
     def load_text(self, ptr, index, dt):
-        if dt.is_float and dt.bits == 16:
+        if dt.is_float and dt.bits == 16 and ptr not in self.float_held:
             return f"vload_half({index}, {ptr})"
         return super().load_text(ptr, index, dt)
 
     def store_text(self, ptr, index, value, dt):
-        if dt.is_float and dt.bits == 16:
+        if dt.is_float and dt.bits == 16 and ptr not in self.float_held:
             return f"vstore_half({value}, {index}, {ptr})"
         return super().store_text(ptr, index, value, dt)
+
+    def kernel(self, k, noalias=True):
+        self.float_held: set[str] = set()
+        return super().kernel(k, noalias)
 
 
 def opencl_source(programs: list[DeviceProgram], noalias: bool = True) -> str:
