@@ -234,13 +234,16 @@ class _FunctionLowering(Rewriter):
 
     # -- checks of one value against its struct info (TVM's CheckMatchCast) -------------------
     def check(self, s: si.StructInfo | None, value: rx.Expr, always: bool, err: str,
-              todos: list[_Todo], dynamic_only: bool = False) -> None:
+              todos: list[_Todo], dynamic_only: bool = False,
+              known: si.StructInfo | None = None) -> None:
+        """Checks and match todos of ``value`` against ``s``; ``known`` is what is known
+        of the value statically (default: its struct info)."""
         if s is None:
             return
         if dynamic_only and isinstance(s, si.TensorStructInfo) and s.shape is not None and \
                 all(isinstance(d, P.IntImm) for d in s.shape):
             return  # PASS-vm-shape-2: a static weight after num_input is trusted
-        known = value.struct_info
+        known = known if known is not None else value.struct_info
         if not always and known is not None and \
                 base_check(s, known, self.analyzer) == Check.PASS:
             return
@@ -279,7 +282,9 @@ class _FunctionLowering(Rewriter):
             for k, f in enumerate(s.fields):
                 item = value.fields[k] if isinstance(value, rx.Tuple) else \
                     rx.TupleGetItem(value, k)
-                self.check(f, item, always, err, todos, dynamic_only)
+                field_known = known.fields[k] if isinstance(known, si.TupleStructInfo) \
+                    and k < len(known.fields) else None
+                self.check(f, item, always, err, todos, dynamic_only, field_known)
         elif isinstance(s, si.FuncStructInfo) and (always or
                                                   not isinstance(known, si.FuncStructInfo)):
             self.emit(_builtin("vm.builtin.check_func_info", [value, err_arg]))
@@ -304,10 +309,16 @@ class _FunctionLowering(Rewriter):
         prologue, self.out = self.out, []
         body = self.seq(func.body)
         result = body.body
+        if result is not func.body.body and not isinstance(result, rx.Var):
+            # a rewritten result (a shape built from the heap) is computed once, bound
+            ret = rx.Var("gv", None)
+            self.out.append(rx.VarBinding(ret, result))
+            result = ret
         err = f"ErrorContext(fn={self.name}, loc=return, annotation=" \
               f"{print_sinfo(func.ret_struct_info) if func.ret_struct_info else 'R.Any'}) "
         todos = []
-        self.check(func.ret_struct_info, result, False, err, todos)
+        self.check(func.ret_struct_info, result, False, err, todos,
+                   known=func.body.body.struct_info)
         self.run_match(todos, True)
         epilogue = self.out
         blocks = (rx.BindingBlock(tuple(prologue)),) + body.blocks + \
