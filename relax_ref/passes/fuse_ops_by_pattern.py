@@ -32,20 +32,19 @@ PatternEntry = tuple
 def fuse_ops_by_pattern(patterns: Sequence[PatternEntry], bind_constants: bool = True,
                         annotate_codegen: bool = False) -> Pass:
     """FuseOpsByPattern with TVM's options. ``bind_constants=False`` passes the matched
-    constants as parameters; ``annotate_codegen=True`` (TVM's outer Codegen functions) is
-    not built yet and is refused."""
-    if annotate_codegen:
-        raise NotImplementedError("FuseOpsByPattern(annotate_codegen=True) is not supported "
-                                  "by relax_ref yet (PASS-pattern-match-7)")
+    constants as parameters; ``annotate_codegen=True`` wraps each Composite function in a
+    public function marked ``Codegen`` (PASS-pattern-match-8)."""
     entries = [_entry(p) for p in patterns]
 
     def run(mod: rx.IRModule) -> rx.IRModule:
-        return _fuse(mod, entries, bind_constants)
+        return _fuse(mod, entries, bind_constants, annotate_codegen)
 
     return Pass("FuseOpsByPattern", run, exact=True,
-                doc=f"FuseOpsByPattern({[e[0] for e in entries]})",
+                doc=f"FuseOpsByPattern({[e[0] for e in entries]}"
+                    f"{', annotate_codegen=True' if annotate_codegen else ''})",
                 options={"patterns": [e[0] for e in entries],
-                         "bind_constants": bind_constants})
+                         "bind_constants": bind_constants,
+                         "annotate_codegen": annotate_codegen})
 
 
 def _entry(p) -> tuple[str, Pattern, Callable[[MatchState], bool] | None]:
@@ -72,9 +71,10 @@ def _fuse_nothing(mod: rx.IRModule) -> rx.IRModule:
     return finish(mod)
 
 
-def _fuse(mod: rx.IRModule, entries, bind_constants: bool) -> rx.IRModule:
+def _fuse(mod: rx.IRModule, entries, bind_constants: bool,
+          annotate_codegen: bool = False) -> rx.IRModule:
     mod = normalize(mod)
-    fusor = _Fusor(mod, entries, bind_constants)
+    fusor = _Fusor(mod, entries, bind_constants, annotate_codegen)
     out = fusor.module(mod)
     if not fusor.added:
         return out
@@ -82,9 +82,24 @@ def _fuse(mod: rx.IRModule, entries, bind_constants: bool) -> rx.IRModule:
     functions = dict(out.functions)
     for name in fusor.added:  # the lifted functions' return annotation: the deduced value
         f = functions[name]
-        functions[name] = rx.Function(f.params, f.body, f.body.struct_info, f.is_pure,
+        body = f.body
+        if annotate_codegen:  # and the Composite function's inside the Codegen one
+            body = _annotate_local(body)
+        functions[name] = rx.Function(f.params, body, f.body.struct_info, f.is_pure,
                                       f.attrs, f.is_private, span=f.span)
     return finish(out.with_functions(functions))
+
+
+def _annotate_local(body: rx.SeqExpr) -> rx.SeqExpr:
+    """The Codegen function's body with its Composite function's return annotated."""
+    first = body.blocks[0]
+    b = first.bindings[0]
+    f = b.value
+    local = rx.Function(f.params, f.body, f.body.struct_info, f.is_pure, f.attrs,
+                        f.is_private, span=f.span)
+    block = type(first)((rx.VarBinding(b.var, local, span=b.span),) + first.bindings[1:],
+                        span=first.span)
+    return rx.SeqExpr((block,) + body.blocks[1:], body.body, span=body.span)
 
 
 def _skipped(func: rx.Function) -> bool:
@@ -92,9 +107,11 @@ def _skipped(func: rx.Function) -> bool:
 
 
 class _Fusor(Rewriter):
-    def __init__(self, mod: rx.IRModule, entries, bind_constants: bool):
+    def __init__(self, mod: rx.IRModule, entries, bind_constants: bool,
+                 annotate_codegen: bool = False):
         super().__init__()
         self.mod, self.entries, self.bind_constants = mod, entries, bind_constants
+        self.annotate_codegen = annotate_codegen
         self.added = AddedFunctions(mod)
         self.analyzer = Analyzer()
 
@@ -206,11 +223,30 @@ class _Fusor(Rewriter):
         func = substitute_symbols(func, fresh_symbols(symbols_of(func).used.values()),
                                   fresh=False)
         label = "_".join(_label(b.value) for b in members)
-        gv = self.add_function(f"fused_{label}", func)
+        hint = f"fused_{label}"
+        if self.annotate_codegen:
+            codegen = name.split(".")[0]
+            func, hint = _codegen_function(func, codegen), f"{hint}_{codegen}"
+        gv = self.add_function(hint, func)
         return rx.VarBinding(members[-1].var, rx.Call(gv, tuple(arguments)))
 
     def add_function(self, name_hint: str, func) -> rx.GlobalVar:
         return self.added.add(name_hint, func)
+
+
+def _codegen_function(composite: rx.Function, codegen: str) -> rx.Function:
+    """PASS-pattern-match-8: TVM's ``annotate_codegen=True`` form. A public function marked
+    ``Codegen`` (the pattern name's first component) whose body binds the Composite
+    function (marked ``Composite`` only) as a local function and returns its call."""
+    params = tuple(rx.Var(p.name_hint, p.struct_info, span=p.span) for p in composite.params)
+    inner = rx.Function(composite.params, composite.body, None, True,
+                        rx.Attrs.of({"Composite": composite.attrs.get("Composite")}), False)
+    local = rx.Var("local_func")
+    output = rx.Var("output")
+    block = rx.BindingBlock((rx.VarBinding(local, inner),
+                             rx.VarBinding(output, rx.Call(local, params))))
+    return rx.Function(params, rx.SeqExpr((block,), output), None, True,
+                       rx.Attrs.of({"Codegen": codegen}), False)
 
 
 def _label(value: rx.Expr) -> str:

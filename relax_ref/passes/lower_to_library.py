@@ -1,7 +1,7 @@
 """LowerToLibrary: relax_ref's own pass, not TVM's (spec/passes.md, PASS-library-2). Each
-call of a ``Composite`` function (FuseOpsByPattern's output) whose pattern name has an
-entry in the library table (``library.py``) becomes ``R.call_dps_packed`` of the entry's
-packed function. TVM instead hands Composite functions to an external codegen
+call of a ``Composite`` function (FuseOpsByPattern's output), or of the ``Codegen``
+function wrapping one, whose pattern name has an entry in the library table
+(``library.py``) becomes ``R.call_dps_packed`` of the entry's packed function. TVM instead hands Composite functions to an external codegen
 (``annotate_codegen=True``, ``RunCodegen``).
 """
 from __future__ import annotations
@@ -34,8 +34,10 @@ def lower_to_library(mod: rx.IRModule) -> rx.IRModule:
     if not lowering.lowered:
         return out
     uses = global_uses(out)
+    # a public (Codegen) function stays: it is an entry point of the module
     kept = {name: f for name, f in out.functions.items()
-            if name not in lowering.lowered or uses[name].calls or uses[name].values}
+            if name not in lowering.lowered or uses[name].calls or uses[name].values
+            or not f.is_private}
     return finish(out.with_functions(kept))
 
 
@@ -50,8 +52,8 @@ class _Lower(Rewriter):
         if not (isinstance(e, rx.Call) and isinstance(e.op, rx.GlobalVar)):
             return e2
         func = self.mod.functions.get(e.op.name_hint)
-        entry = library_entry(func.attrs.get("Composite")) \
-            if isinstance(func, rx.Function) and func.attrs.get("Composite") else None
+        composite = _composite_name(func)
+        entry = library_entry(composite) if composite is not None else None
         out = e.struct_info
         # PASS-library-2: the result's shape and dtype are known, the inputs are the
         # entry's, and the packed function exists; otherwise the call stays.
@@ -63,3 +65,20 @@ class _Lower(Rewriter):
         return rx.Call(rx.Op("relax.call_dps_packed"),
                        (rx.ExternFunc(entry.packed), rx.Tuple(tuple(e2.args))),
                        sinfo_args=(out,), span=e.span)
+
+
+def _composite_name(func) -> str | None:
+    """The pattern name of a Composite function, or of the Composite function a Codegen
+    function (``annotate_codegen=True``, PASS-pattern-match-8) binds and calls."""
+    if not isinstance(func, rx.Function):
+        return None
+    if func.attrs.get("Composite"):
+        return func.attrs.get("Composite")
+    if func.attrs.get("Codegen") is None or not func.body.blocks:
+        return None
+    first = func.body.blocks[0].bindings
+    if len(first) == 2 and isinstance(first[0].value, rx.Function) \
+            and first[0].value.attrs.get("Composite") \
+            and isinstance(first[1].value, rx.Call) and first[1].value.op is first[0].var:
+        return first[0].value.attrs.get("Composite")
+    return None

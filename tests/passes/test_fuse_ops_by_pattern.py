@@ -230,9 +230,32 @@ def test_declined_when_a_symbolic_variable_is_not_defined_by_the_inputs():
     assert composites(p2(mod2)) == {}
 
 
-def test_annotate_codegen_is_refused():
-    with pytest.raises(NotImplementedError, match="annotate_codegen"):
-        transform.FuseOpsByPattern([("m", MM)], annotate_codegen=True)
+def codegens(mod: rx.IRModule) -> dict[str, str]:
+    return {name: f.attrs.get("Codegen") for name, f in mod.functions.items()
+            if isinstance(f, rx.Function) and f.attrs.get("Codegen")}
+
+
+def test_annotate_codegen_wraps_each_composite_function():
+    fused = transform.FuseOpsByPattern([("blas.mbr", MM_BIAS_RELU), ("dnnl.mm", MM)],
+                                       annotate_codegen=True)
+    mod = parse(MLP)
+    check_pass(fused, mod)
+    out = fused(mod)
+    assert codegens(out) == {"fused_relax_matmul_relax_add_relax_nn_relu_blas": "blas",
+                             "fused_relax_matmul_dnnl": "dnnl"}
+    outer = out.functions["fused_relax_matmul_dnnl"]
+    assert not outer.is_private  # an entry point for the external codegen, as in TVM
+    local = outer.body.blocks[0].bindings[0].value
+    assert isinstance(local, rx.Function) and dict(local.attrs.items) == {"Composite": "dnnl.mm"}
+    assert composites(out) == {}  # no top-level Composite function is left
+
+
+def test_library_lowering_reads_through_codegen_functions():
+    fused = fuse_ops_by_pattern(library_patterns(), annotate_codegen=True)
+    mid = fused(parse(MLP))
+    check_pass(get_pass("LowerToLibrary"), mid)
+    text = print_module(lower_to_library(mid))
+    assert 'R.call_dps_packed("blas.matmul_bias_relu", (x, w, b), ' in text
 
 
 # -- library lowering -------------------------------------------------------------------------
@@ -326,6 +349,28 @@ def test_same_composite_functions_as_tvm(text):
     back = normalize(parse(theirs.script()))
     assert composites(ours) == composites(back)
     for name in composites(ours):
+        assert structural_equal(ours.functions[name], back.functions[name])
+    assert tvm.script.from_source(print_module(ours)) is not None  # TVM reads ours
+
+
+@pytest.mark.skipif(importlib.util.find_spec("tvm") is None,
+                    reason="the cross-check needs Apache TVM 0.27")
+def test_same_codegen_functions_as_tvm():
+    import tvm
+    from tvm.relax.dpl import is_op as tvm_is_op
+    from tvm.relax.dpl import wildcard as tvm_wildcard
+
+    tvm_mm = tvm_is_op("relax.matmul")(tvm_wildcard(), tvm_wildcard())
+    tvm_patterns = [("blas.mbr", tvm_is_op("relax.nn.relu")(tvm_is_op("relax.add")(
+        tvm_mm, tvm_wildcard()))), ("dnnl.mm", tvm_mm)]
+    mod = parse(MLP)
+    ours = fuse_ops_by_pattern([("blas.mbr", MM_BIAS_RELU), ("dnnl.mm", MM)],
+                               annotate_codegen=True)(mod)
+    theirs = tvm.relax.transform.FuseOpsByPattern(tvm_patterns, annotate_codegen=True)(
+        tvm.script.from_source(print_module(mod)))
+    back = normalize(parse(theirs.script()))
+    assert codegens(ours) == codegens(back)
+    for name in codegens(ours):
         assert structural_equal(ours.functions[name], back.functions[name])
     assert tvm.script.from_source(print_module(ours)) is not None  # TVM reads ours
 
