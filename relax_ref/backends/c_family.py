@@ -120,7 +120,12 @@ class CFamilyPrinter:
         raise NotImplementedError
 
     # -- the kernel ---------------------------------------------------------------------------
-    def kernel(self, k: Kernel, noalias: bool = True) -> str:
+    def kernel(self, k: Kernel, noalias: bool | None = None) -> str:
+        """The kernel's C text; pointers are ``restrict`` when ``noalias`` (default: the
+        PrimFunc's ``tirx.noalias``)."""
+        if noalias is None:
+            noalias = bool(k.func.attrs.get("tirx.noalias", False)
+                           or k.func.attrs.get("tir.noalias", False))
         self._reset_names()
         self.lines: list[str] = []
         self.buffer_types = _handle_types(k.func.body)

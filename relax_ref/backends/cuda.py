@@ -74,7 +74,7 @@ class CUDAPrinter(CFamilyPrinter):
         return base + "f" if dt.bits == 32 else base
 
 
-def cuda_source(programs: list[DeviceProgram], noalias: bool = True) -> str:
+def cuda_source(programs: list[DeviceProgram], noalias: bool | None = None) -> str:
     """One CUDA C file holding every kernel of ``programs`` (for NVRTC)."""
     printer = CUDAPrinter()
     kernels = [printer.kernel(k, noalias) for prog in programs for k in prog.kernels]

@@ -4,8 +4,9 @@ Each step is a PrimFunc -> PrimFunc function the TIR interpreter runs before and
 on the same arguments, with the same results (the tests check every step that way):
 
 1. ``lower_blocks`` (BE-lower-1): blocks become plain statements: iter vars bound by
-   lets to their values (or replaced by a bare loop variable), the predicate an ``if``, ``T.init()`` an ``if`` on the reduction
-   variables being at their minimum, allocated buffers ``T.allocate`` + ``T.decl_buffer``;
+   lets to their values (or replaced by a bare loop variable), the predicate an
+   ``if``, ``T.init()`` an ``if`` on the reduction variables being at their minimum,
+   allocated buffers ``T.allocate`` + ``T.decl_buffer``;
 2. ``flatten_buffers`` (BE-lower-2): every buffer access becomes one index into a 1-d
    buffer over the same data (row-major strides); the parameters keep their shapes;
 3. ``lower_intrinsics`` (BE-lower-3): what C has no single operator for, spelled with

@@ -86,12 +86,12 @@ class OpenCLPrinter(CFamilyPrinter):
             return f"vstore_half({value}, {index}, {ptr})"
         return super().store_text(ptr, index, value, dt)
 
-    def kernel(self, k, noalias=True):
+    def kernel(self, k, noalias=None):
         self.float_held: set[str] = set()
         return super().kernel(k, noalias)
 
 
-def opencl_source(programs: list[DeviceProgram], noalias: bool = True) -> str:
+def opencl_source(programs: list[DeviceProgram], noalias: bool | None = None) -> str:
     """One OpenCL C file holding every kernel of ``programs``."""
     printer = OpenCLPrinter()
     kernels = [printer.kernel(k, noalias) for prog in programs for k in prog.kernels]
