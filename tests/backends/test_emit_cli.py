@@ -78,3 +78,23 @@ def test_fused_kernels_of_the_mlp_example():
 @pytest.mark.slow
 def test_fused_kernels_of_the_llama_layer():
     check_fused(LLAMA)
+
+
+def test_the_emitted_files_build_whole(tmp_path):
+    """The .cl file builds as one OpenCL program and the .cu file compiles with NVRTC."""
+    from relax_ref.backends import nvrtc
+    assert main(["emit", str(MLP), "--target", "cuda", "--fuse", "--row-reductions",
+                 "-o", str(tmp_path)]) == 0
+    if nvrtc.available():
+        ptx = nvrtc.compile_cuda((tmp_path / "mlp.cu").read_text()).ptx
+        table = json.loads((tmp_path / "mlp.launch.json").read_text())
+        assert all(f".entry {k['name']}(" in ptx for f in table["functions"]
+                   for k in f["kernels"])
+    pytest.importorskip("pyopencl", reason="the opencl extra is not installed")
+    from relax_ref.backends.runtime_opencl import build, default_platform
+    assert main(["emit", str(MLP), "--target", "opencl", "--fuse", "--row-reductions",
+                 "-o", str(tmp_path)]) == 0
+    platform = default_platform()
+    if platform is not None:
+        program = build((tmp_path / "mlp.cl").read_text(), platform)
+        assert {k.function_name for k in program.all_kernels()} >= {"softmax_kernel_0"}
