@@ -98,3 +98,18 @@ def test_the_emitted_files_build_whole(tmp_path):
     if platform is not None:
         program = build((tmp_path / "mlp.cl").read_text(), platform)
         assert {k.function_name for k in program.all_kernels()} >= {"softmax_kernel_0"}
+
+
+def test_a_kernel_the_schedule_declines_is_a_located_error(tmp_path, capsys):
+    path = tmp_path / "serial.py"
+    path.write_text("""
+@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((4,), "float32")):
+        for i in range(4):
+            A[i] = T.float32(1)
+""")
+    assert main(["emit", str(path), "--target", "opencl"]) == 1
+    err = capsys.readouterr().err
+    assert "BE-sched-1" in err and "serial.py" in err
