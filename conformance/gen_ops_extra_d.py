@@ -121,7 +121,56 @@ class Module:
               "ty_args says (3, 2) but the closure returns (2, 3): the result check traps")
 
 
+# -- builtins, devices, views --------------------------------------------------------------------
+
+def _builtins():
+    x = fdata((2, 3), 2801)
+    _add("size_sym", [("x", ann(("n", 3)))], "y = R.size(x)",
+         [ok([T_(x)], [T_(np.array(6, np.int64))]),
+          ok([T_(x[:0])], [T_(np.array(0, np.int64))])],
+         ["relax.size", "SI-builtin-size-1", "EXEC-builtin-size-1"],
+         "the number of elements, at n = 2 and 0", sym=("n",))
+    _invalid("size_of_shape", [("s", "R.Shape(ndim=2)")], "y = R.size(s)", "SI-op-tensor-1",
+             ["relax.size"], "size of a shape (not a tensor) is rejected")
+    w = fdata((3,), 2802, dtype="float16")
+    _add("wrap_param_f16", [("w", ann((3,), "float16"))], 'y = R.wrap_param(w, dtype="float32")',
+         [ok([T_(w)], [T_(w.astype(F32))])], ["relax.wrap_param", "SI-builtin-wrap-1",
+                                              "EXEC-builtin-wrap-1"],
+         "float16 parameters widened to float32 (each value exact)")
+    _invalid("wrap_param_shape", [("s", "R.Shape(ndim=1)")], 'y = R.wrap_param(s, dtype="float32")',
+             "SI-op-tensor-1", ["relax.wrap_param"], "wrap_param of a shape is rejected")
+    for op, extra, rules in (
+            ("builtin.stop_lift_params", "", ["SI-builtin-identity-1", "EXEC-builtin-identity-1"]),
+            ("memory.ensure_zero_offset", "", ["SI-builtin-identity-1", "EXEC-builtin-view-2"]),
+            ("to_vdevice", ', dst_vdevice="llvm:0:global"',
+             ["SI-builtin-vdevice-1", "EXEC-builtin-identity-1"])):
+        stem = op.split(".")[-1]
+        _add(f"{stem}_values", [("x", T23)], f"y = R.{op}(x{extra})",
+             [ok([T_(x)], [T_(x)])], [f"relax.{op}"] + rules, f"{op} gives x's values")
+        _invalid(f"{stem}_of_tuple", [("t", f"R.Tuple({T23})")], f"y = R.{op}(t{extra})",
+                 "SI-op-tensor-1", [f"relax.{op}"], f"{op} of a tuple is rejected")
+    v = np.arange(6, dtype=np.float32)
+    _add("view_int32_bytes", [("x", ann((6,)))],
+         'y = R.memory.view(x, R.shape([2, 2]), R.dtype("int32"), 8)',
+         [ok([T_(v)], [T_(v[2:6].view(np.int32).reshape(2, 2))])],
+         ["relax.memory.view", "SI-builtin-view-1", "EXEC-builtin-view-1"],
+         "the bytes 8..24 of six float32 values read as a 2x2 int32 tensor")
+    _invalid("view_out_of_bounds", [("x", ann((6,)))],
+             'y = R.memory.view(x, R.shape([4]), R.dtype("float32"), 12)', "SI-builtin-view-2",
+             ["relax.memory.view"], "16 bytes at offset 12 of a 24-byte tensor do not fit")
+    _add("view_out_of_bounds_at_run_time", [("x", ann(("n",)))],
+         'y = R.memory.view(x, R.shape([4]), R.dtype("float32"), 12)',
+         [trap([T_(v)], "index_out_of_bounds")], ["relax.memory.view", "EXEC-builtin-view-1"],
+         "the same view of a tensor whose size is known only at run time traps", sym=("n",))
+    _add("call_py_func_not_run", [("x", T23)],
+         f'y = R.call_py_func("my_fn", (x,), out_ty={T23})',
+         [trap([T_(x)], "unsupported")], ["relax.call_py_func", "SI-builtin-pyfunc-1",
+                                          "EXEC-builtin-pyfunc-1"],
+         "a Python function named by the module is not run: an unsupported error")
+
+
 def cases() -> list[Case]:
     _CASES.clear()
     _closures()
+    _builtins()
     return list(_CASES)

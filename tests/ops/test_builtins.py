@@ -1,0 +1,72 @@
+"""size, wrap_param, stop_lift_params, to_vdevice, call_py_func, memory.view,
+memory.ensure_zero_offset (spec/ops/builtins.md): deduction, semantics against NumPy,
+errors naming their rule, size's lowering checked by check_pass."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from relax_ref.errors import RuntimeCheckError, StructInfoError
+from relax_ref.ir import struct_info as si
+from relax_ref.parser.builder import parse
+from relax_ref.semantics.interpreter import Interpreter
+
+from .helpers import assert_tensor, compute, deduce, fails, sym, tensor
+from .legalize_helpers import check_lowered, module
+
+N = sym("n")
+
+
+def _run(body: str, params: str, args: list, ret: str = "y"):
+    return Interpreter(parse(module(params, body, ret))).run("main", args)
+
+
+def test_size():
+    assert_tensor(deduce("size", [tensor((N, 3))]), (), "int64")
+    fails("SI-op-tensor-1", "size", [si.ShapeStructInfo(ndim=1)])
+    assert compute("size", np.zeros((2, 0, 3), "float32")) == 0
+    assert compute("size", np.zeros((4, 5), "int8")).dtype == np.int64
+    check_lowered(module('x: R.Tensor(("n", 3), dtype="float32")', "y = R.size(x)"),
+                  "relax.size")
+
+
+def test_wrap_param_and_identities():
+    assert_tensor(deduce("wrap_param", [tensor((N, 2), "float16")], dtype="float32"), (N, 2),
+                  "float32")
+    w = np.array([1.5, -2.25], np.float16)
+    np.testing.assert_array_equal(compute("wrap_param", w, dtype="float32"),
+                                  w.astype(np.float32))
+    x = np.arange(6, dtype="float32").reshape(2, 3)
+    for op in ("builtin.stop_lift_params", "memory.ensure_zero_offset"):
+        assert_tensor(deduce(op, [tensor((N, 3))]), (N, 3))
+        np.testing.assert_array_equal(compute(op, x), x)
+    d = deduce("to_vdevice", [tensor((2, 3))], dst_vdevice="llvm:0:global")
+    assert d.vdevice == "llvm:0:global"
+
+
+def test_view_shares_bytes_and_checks_bounds():
+    x = np.arange(6, dtype="float32")
+    out = _run('y = R.memory.view(x, R.shape([2, 2]), R.dtype("int32"), 8)',
+               'x: R.Tensor((6,), dtype="float32")', [x])
+    np.testing.assert_array_equal(out, x[2:6].view(np.int32).reshape(2, 2))
+    with pytest.raises(StructInfoError, match="does not fit"):  # SI-builtin-view-2
+        _run('y = R.memory.view(x, R.shape([4]), R.dtype("float32"), 12)',
+             'x: R.Tensor((6,), dtype="float32")', [x])
+    with pytest.raises(RuntimeCheckError) as err:  # the size is known only at run time
+        _run('y = R.memory.view(x, R.shape([4]), R.dtype("float32"), 12)',
+             'x: R.Tensor(("n",), dtype="float32")', [x])
+    assert err.value.check == "index_out_of_bounds"
+
+
+def test_ensure_zero_offset_of_a_view_is_a_copy_of_its_values():
+    x = np.arange(6, dtype="int32")
+    out = _run('v = R.memory.view(x, R.shape([2]), R.dtype("int32"), 16)\n'
+               'y = R.memory.ensure_zero_offset(v)', 'x: R.Tensor((6,), dtype="int32")', [x])
+    np.testing.assert_array_equal(out, [4, 5])
+
+
+def test_call_py_func_is_not_run():
+    with pytest.raises(RuntimeCheckError) as err:
+        _run('y = R.call_py_func("my_fn", (x,), out_ty=R.Tensor((2,), dtype="float32"))',
+             'x: R.Tensor((2,), dtype="float32")', [np.ones(2, "float32")])
+    assert err.value.rule == "EXEC-builtin-pyfunc-1" and err.value.check == "unsupported"
