@@ -366,12 +366,27 @@ class CFamilyPrinter:
     def e_Mul(self, e): return self.binary(e, "*")
 
     def e_Div(self, e):
+        if self._minus_one_possible(e):
+            # The minimum divided by -1 overflows (a trap on x86); TIR wraps: -a.
+            u = self.unsigned(max(e.dtype.bits, 32))
+            a, b = self.atom(e.a), self.atom(e.b)
+            return (f"({b} == -1 ? (({self.ctype(e.dtype)})(({u})0 - ({u}){a})) : "
+                    f"{self.binary(e, '/')})")
         return self.binary(e, "/")
 
     def e_Mod(self, e):
         if e.dtype.is_float:
             return self.call_math("fmod", [e.a, e.b], e.dtype)
+        if self._minus_one_possible(e):
+            return f"({self.atom(e.b)} == -1 ? {self.int_literal(0, e.dtype)} : " \
+                   f"{self.binary(e, '%')})"
         return self.binary(e, "%")
+
+    @staticmethod
+    def _minus_one_possible(e) -> bool:
+        """A signed integer division whose divisor is not a constant other than -1."""
+        return e.dtype.is_int and e.dtype.bits >= 32 and not (
+            isinstance(e.b, P.IntImm) and e.b.value != -1)
 
     def e_FloorDiv(self, e):
         raise EmitError("floordiv left after lower_intrinsics", e.span, rule="BE-lower-3")

@@ -115,3 +115,29 @@ def test_oclgrind_catches_a_data_race():
     from relax_ref.backends.runtime_opencl import DeviceCheckError
     with pytest.raises(DeviceCheckError, match="race"):
         _on_oclgrind(lambda s: s.replace("var_z[vi * 3L + vj]", "var_z[vj]"))
+
+
+def test_minimum_divided_by_minus_one_wraps_as_in_tir():
+    # C overflows (x86 traps) on INT_MIN / -1; TIR wraps to INT_MIN, and so must we.
+    text = """
+@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((4,), "int32"), B: T.Buffer((4,), "int32"), C: T.Buffer((4,), "int32"), D: T.Buffer((4,), "int32"), E: T.Buffer((4,), "int32")):
+        for i in range(4):
+            with T.sblock("c"):
+                vi = T.axis.remap("S", [i])
+                C[vi] = A[vi] // B[vi]
+                D[vi] = A[vi] % B[vi]
+                E[vi] = T.truncdiv(A[vi], B[vi])
+"""
+    from .kernels import reference
+    func = relax_ref.from_source(text)["f"]
+    args = [np.array([-2**31, -2**31, 7, -7], np.int32), np.array([-1, 3, -1, 2], np.int32),
+            *(np.zeros(4, np.int32) for _ in range(3))]
+    ref = reference(func, args)
+    assert ref[4][0] == -2**31
+    prog = L.lower_for_device(default_gpu_schedule(func), "f")
+    out = copy_args(args)
+    run_opencl(prog, opencl_source([prog]), out)
+    assert_same(ref, out, func, "division by -1")
