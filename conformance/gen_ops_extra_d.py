@@ -169,8 +169,55 @@ def _builtins():
          "a Python function named by the module is not run: an unsupported error")
 
 
+_DYN = """@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def add_one(x_h: T.handle, y_h: T.handle, n: T.int64):
+        X = T.match_buffer(x_h, (n,), "float32")
+        Y = T.match_buffer(y_h, (n,), "float32")
+        for i in range(n):
+            with T.sblock("b"):
+                vi = T.axis.spatial(n, i)
+                Y[vi] = X[vi] + T.float32(1)
+
+    @R.function(pure=False)
+    def main(x: R.Tensor(("n",), dtype="float32")) -> R.Tensor(("n",), dtype="float32"):
+        n = T.int64()
+        cls = Module
+        y = R.builtin.alloc_tensor(R.shape([n]), R.dtype("float32"), 0)
+        _ = R.vm.call_tir_dyn(cls.add_one, (x, y, R.shape([SYM])))
+        return y
+"""
+_T_HEAD = "# from tvm.script import tirx as T\n"
+
+
+def _devices_and_dyn():
+    x = fdata((2, 3), 2901)
+    _add("hint_on_device_values", [("x", T23)],
+         "y = R.hint_on_device(x, R.device(device_type=1, index=0), \"global\")",
+         [ok([T_(x)], [T_(x)])], ["relax.hint_on_device", "SI-builtin-device-1"],
+         "a placement hint gives x's values")
+    _invalid("hint_on_device_not_a_device", [("x", T23)],
+             "y = R.hint_on_device(x, 1)", "SI-call-1", ["relax.hint_on_device"],
+             "the device must be R.device(...), not an integer")
+    v = fdata((4,), 2902)
+    _add_text("vm_call_tir_dyn_add_one", _T_HEAD + _DYN.replace("SYM", "n"),
+              [ok([T_(v)], [T_((v + F32(1)).astype(F32))]), ok([T_(v[:0])], [T_(v[:0])])],
+              ["relax.vm.call_tir_dyn", "SI-struct-dyn-1", "EXEC-dyn-1"],
+              "the lowered call with a symbolic argument: y = x + 1 written in place, at "
+              "n = 4 and 0")
+    _add_text("vm_call_tir_dyn_wrong_extent", _T_HEAD + _DYN.replace("SYM", "n + 1"),
+              [trap([T_(v)], "shape_mismatch")], ["relax.vm.call_tir_dyn", "EXEC-dyn-1"],
+              "a symbolic argument n + 1 that disagrees with the buffers' extent n traps "
+              "in the PrimFunc's buffer check")
+    _add_text("vm_call_tir_dyn_no_shape", _T_HEAD + _DYN.replace(", R.shape([SYM])", ""),
+              [], ["relax.vm.call_tir_dyn"], "the tuple must end in the shape of symbolic "
+              "arguments", expect="invalid", rule="SI-struct-dyn-1")
+
+
 def cases() -> list[Case]:
     _CASES.clear()
     _closures()
     _builtins()
+    _devices_and_dyn()
     return list(_CASES)

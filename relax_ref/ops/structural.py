@@ -164,6 +164,26 @@ _reg_alloc("relax.vm.alloc_tensor",
             Operand("dtype", "dtype"), _DEVICE0),
            deduce_alloc_tensor_at(2, 3), "SI-struct-alloc-1")
 _reg("relax.vm.kill_object", ("obj",), deduce_void, False, "SI-struct-void-1")
+
+
+def deduce_call_tir_dyn(ctx: DeduceContext) -> si.StructInfo:
+    """SI-struct-dyn-1: vm.call_tir_dyn(f, (args..., shape)) calls PrimFunc ``f`` of the
+    module in place on tensors already allocated (inputs and outputs), the last field
+    a shape holding the symbolic arguments; its value is the empty tuple (impure)."""
+    if len(ctx.args) != 2:
+        raise ctx.error("takes (function, (arguments..., R.shape([...])))",
+                        rule="SI-struct-dyn-1")
+    if not isinstance(ctx.args[0], rx.GlobalVar):
+        raise ctx.error("calls a PrimFunc of the module (cls.f)", rule="SI-struct-dyn-1")
+    s = ctx.arg_sinfo[1]
+    if not isinstance(s, si.TupleStructInfo) or not s.fields or \
+            not isinstance(s.fields[-1], si.ShapeStructInfo):
+        raise ctx.error("takes its arguments as a tuple whose last field is a shape (the "
+                        "symbolic arguments)", rule="SI-struct-dyn-1")
+    return VOID_SINFO
+
+
+_reg("relax.vm.call_tir_dyn", ("func", "args"), deduce_call_tir_dyn, False, "SI-struct-dyn-1")
 _reg("relax.null_value", (), deduce_object, True, "SI-struct-storage-1")
 
 

@@ -647,7 +647,22 @@ def _eval_invoke_closure(interp: Interpreter, e: rx.Call, frame: Frame):
     return result
 
 
+def _eval_call_tir_dyn(interp: Interpreter, e: rx.Call, frame: Frame):
+    """EXEC-dyn-1: run the PrimFunc on the tuple's tensors (written in place) and then
+    the values of its last field, a shape; the value is the empty tuple."""
+    callee = interp.expr(e.args[0], frame)
+    args = interp.expr(e.args[1], frame)
+    if not (isinstance(callee, Closure) and isinstance(callee.func, tir.PrimFunc)) or \
+            not args or not isinstance(args[-1], ShapeValue):
+        raise RuntimeCheckError("R.vm.call_tir_dyn needs a PrimFunc and a tuple ending in a "
+                                "shape", e.span, check="struct_info", rule="EXEC-dyn-1")
+    interp.call_prim_func(callee.func, [*args[:-1], *args[-1].dims], e.span,
+                          name=callee.name)
+    return ()
+
+
 _STRUCTURAL: dict[str, Callable] = {
+    "relax.vm.call_tir_dyn": _eval_call_tir_dyn,
     # every destination-passing and every packed call kind (ir/call_kinds.py)
     **{name: _eval_call_tir for name, kind in CALL_KINDS.items() if kind.dps},
     **{name: _eval_call_pure_packed for name, kind in CALL_KINDS.items() if kind.packed},

@@ -70,3 +70,48 @@ def test_call_py_func_is_not_run():
         _run('y = R.call_py_func("my_fn", (x,), out_ty=R.Tensor((2,), dtype="float32"))',
              'x: R.Tensor((2,), dtype="float32")', [np.ones(2, "float32")])
     assert err.value.rule == "EXEC-builtin-pyfunc-1" and err.value.check == "unsupported"
+
+
+def test_hint_on_device_keeps_x_and_prints_as_tvm_reads_it():
+    from relax_ref.parser.printer import print_module
+    from relax_ref.semantics.normalize import normalize
+
+    text = module('x: R.Tensor((2, 3), dtype="float32")', "y = R.hint_on_device(x, tvm.cpu(0))")
+    mod = normalize(parse(text))
+    assert 'R.hint_on_device(x, dst_vdevice=R.device(device_type=1, index=0), ' \
+           'memory_scope="global")' in print_module(mod)
+    x = np.ones((2, 3), "float32")
+    np.testing.assert_array_equal(Interpreter(mod).run("main", [x]), x)
+
+
+DYN = '''
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def double(x_h: T.handle, y_h: T.handle, n: T.int64):
+        X = T.match_buffer(x_h, (n,), "int32")
+        Y = T.match_buffer(y_h, (n,), "int32")
+        for i in range(n):
+            with T.sblock("b"):
+                vi = T.axis.spatial(n, i)
+                Y[vi] = X[vi] * 2
+
+    @R.function(pure=False)
+    def main(x: R.Tensor(("n",), dtype="int32")) -> R.Tensor(("n",), dtype="int32"):
+        n = T.int64()
+        cls = Module
+        y = R.builtin.alloc_tensor(R.shape([n]), R.dtype("int32"), 0)
+        _ = R.vm.call_tir_dyn(cls.double, (x, y, R.shape([EXTENT])))
+        return y
+'''
+
+
+def test_vm_call_tir_dyn_passes_the_shape_values_after_the_tensors():
+    x = np.arange(5, dtype="int32")
+    out = Interpreter(parse(DYN.replace("EXTENT", "n"))).run("main", [x])
+    np.testing.assert_array_equal(out, 2 * x)
+    with pytest.raises(RuntimeCheckError):  # n + 1 disagrees with the buffers' extent
+        Interpreter(parse(DYN.replace("EXTENT", "n + 1"))).run("main", [x])
+    with pytest.raises(StructInfoError, match="shape"):  # SI-struct-dyn-1
+        from relax_ref.semantics.normalize import normalize
+        normalize(parse(DYN.replace(", R.shape([EXTENT])", "")))
