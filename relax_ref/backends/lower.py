@@ -305,8 +305,11 @@ def _floor_with_correction(e) -> P.PrimExpr:
     a, b = e.a, e.b
     r = P.Mod(a, b, dt)
     zero = P.IntImm(0, dt)
-    fix = P.And(P.NE(r, zero, P.BOOL),
-                P.NE(P.LT(r, zero, P.BOOL), P.LT(b, zero, P.BOOL), P.BOOL), P.BOOL)
+    if isinstance(b, P.IntImm) and b.value != 0:  # the sign of b is known
+        fix = P.LT(r, zero, P.BOOL) if b.value > 0 else P.GT(r, zero, P.BOOL)
+    else:
+        fix = P.And(P.NE(r, zero, P.BOOL),
+                    P.NE(P.LT(r, zero, P.BOOL), P.LT(b, zero, P.BOOL), P.BOOL), P.BOOL)
     if isinstance(e, P.FloorDiv):
         q = P.Div(a, b, dt)
         return P.Select(fix, P.Sub(q, P.IntImm(1, dt), dt), q, dt)
