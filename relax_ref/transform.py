@@ -297,3 +297,12 @@ def StaticPlanBlockMemory() -> Pass:
 
 
 __all__.append("StaticPlanBlockMemory")
+
+
+def AllocateWorkspace() -> Pass:
+    """A kernel's global scratch buffers become allocations of the calling function,
+    which memory planning may reuse (run between CallTIRRewrite and StaticPlanBlockMemory)."""
+    return get_pass("AllocateWorkspace")
+
+
+__all__.append("AllocateWorkspace")
