@@ -45,11 +45,11 @@ def emit_module(mod: IRModule, target: str, fuse: bool = False,
     ``row_reductions``, BE-sched-5), lower and print every PrimFunc of ``mod``."""
     if target not in TARGETS:
         raise ValueError(f"target must be one of {TARGETS}, not {target!r}")
+    from relax_ref.passes.pipeline import Pipeline
     from relax_ref.semantics.normalize import normalize
-    from relax_ref.transform import Sequential
 
     passes = ["LegalizeOps"] + (["AnnotateTIROpPattern", "FuseOps", "FuseTIR"] if fuse else [])
-    mod = Sequential(passes)(normalize(mod))
+    mod = Pipeline(passes).as_pass("emit")(normalize(mod))
     threads = TARGET_THREADS[target]
     schedule = schedule_row_reductions if row_reductions else default_gpu_schedule
     programs = tuple(lower_for_device(schedule(f, threads), name)
