@@ -81,7 +81,10 @@ def case_prim_funcs(case: str, strict: bool = True) -> list[tuple[str, tir.PrimF
 
 def conformance_cases() -> list[str]:
     """The conformance ops cases that run ("expect = ok")."""
-    import tomllib
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
     out = []
     for path in sorted(CONFORMANCE_OPS.glob("*.py")):
         runs = tomllib.loads(path.with_suffix(".toml").read_text()).get("run", [])
