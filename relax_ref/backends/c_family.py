@@ -519,6 +519,13 @@ class CFamilyPrinter:
         return name
 
 
+def launch_comment(prog, k) -> str:
+    """A line above each kernel: where it comes from and how it is launched."""
+    from relax_ref.ir.text import print_prim_expr
+    return (f"// {prog.name}, kernel {prog.kernels.index(k) + 1} of {len(prog.kernels)}: "
+            f"grid {print_prim_expr(k.grid)} blocks of {print_prim_expr(k.block)} threads")
+
+
 def _np_float(bits: int):
     return {16: np.float16, 32: np.float32, 64: np.float64}[bits]
 

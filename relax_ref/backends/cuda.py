@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from relax_ref.ir.dtype import DataType
 
-from .c_family import CFamilyPrinter
+from .c_family import CFamilyPrinter, launch_comment
 from .lower import DeviceProgram
 
 __all__ = ["CUDAPrinter", "cuda_source"]
@@ -77,7 +77,8 @@ class CUDAPrinter(CFamilyPrinter):
 def cuda_source(programs: list[DeviceProgram], noalias: bool | None = None) -> str:
     """One CUDA C file holding every kernel of ``programs`` (for NVRTC)."""
     printer = CUDAPrinter()
-    kernels = [printer.kernel(k, noalias) for prog in programs for k in prog.kernels]
+    kernels = [launch_comment(prog, k) + "\n" + printer.kernel(k, noalias)
+               for prog in programs for k in prog.kernels]
     head = ["// CUDA C, written by relax_ref (spec/backends.md); compile with --fmad=false."]
     text = "\n".join(kernels)
     if "__half" in text:

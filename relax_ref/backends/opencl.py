@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from relax_ref.ir.dtype import DataType
 
-from .c_family import CFamilyPrinter
+from .c_family import CFamilyPrinter, launch_comment
 from .lower import DeviceProgram
 
 __all__ = ["OpenCLPrinter", "opencl_source"]
@@ -94,7 +94,8 @@ class OpenCLPrinter(CFamilyPrinter):
 def opencl_source(programs: list[DeviceProgram], noalias: bool | None = None) -> str:
     """One OpenCL C file holding every kernel of ``programs``."""
     printer = OpenCLPrinter()
-    kernels = [printer.kernel(k, noalias) for prog in programs for k in prog.kernels]
+    kernels = [launch_comment(prog, k) + "\n" + printer.kernel(k, noalias)
+               for prog in programs for k in prog.kernels]
     head = ["// OpenCL C 1.2, written by relax_ref (spec/backends.md).",
             "#pragma OPENCL FP_CONTRACT OFF"]
     text = "\n".join(kernels)
