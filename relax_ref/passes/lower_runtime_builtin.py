@@ -10,8 +10,14 @@ runs as builtins become calls of them (spec/passes.md, PASS-lower-builtin-*).
 """
 from __future__ import annotations
 
+import math
+
+from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
+from relax_ref.ir import struct_info as si
+from relax_ref.ir.dtype import INT64
 from relax_ref.semantics.normalize import normalize
+from relax_ref.solver.analyzer import Analyzer
 
 from .call_tir_rewrite import may_have_effects
 from .lower_alloc_tensor import UINT8
@@ -29,6 +35,18 @@ AS_BUILTIN = {
     "relax.shape_of": "vm.builtin.shape_of",
     "relax.tensor_to_shape": "vm.builtin.tensor_to_shape",
 }
+
+
+def _same_size(e: rx.Call) -> bool:
+    """PASS-lower-builtin-2: the analyzer proves the reshape keeps the element count, so
+    ``vm.builtin.reshape`` (which checks nothing of R.reshape's) cannot fail where the op
+    would not."""
+    src, dst = e.args[0].struct_info, e.struct_info
+    if not (isinstance(src, si.TensorStructInfo) and isinstance(dst, si.TensorStructInfo)
+            and src.shape is not None and dst.shape is not None):
+        return False
+    count = lambda dims: math.prod(dims, start=P.IntImm(1, INT64))  # noqa: E731
+    return Analyzer().prove_equal(count(src.shape), count(dst.shape))
 
 
 class _LowerRuntimeBuiltin(Rewriter):
@@ -68,7 +86,8 @@ class _LowerRuntimeBuiltin(Rewriter):
         builtin = AS_BUILTIN.get(name)
         # A packed call is an effect: only where effects are allowed (PASS-lower-builtin-3).
         if builtin is not None and self.effects_allowed and not self.in_dataflow \
-                and e.struct_info is not None:
+                and e.struct_info is not None and \
+                (name != "relax.reshape" or _same_size(e)):
             return rx.Call(rx.ExternFunc(builtin), args, sinfo_args=(e.struct_info,),
                            span=new.span)
         return new

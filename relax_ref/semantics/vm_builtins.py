@@ -1,8 +1,8 @@
 """The ``vm.builtin.*`` packed functions that TVM's lowering passes call, with the checks
 TVM's VM makes (spec/semantics.md, "VM builtins", EXEC-vm-*).
 
-LowerRuntimeBuiltin calls ``vm.builtin.reshape``, ``vm.builtin.shape_of`` and
-``vm.builtin.tensor_to_shape``; VMShapeLower keeps every symbolic value of a function in
+LowerRuntimeBuiltin calls ``vm.builtin.tensor_to_shape`` (and packed.py's
+``vm.builtin.reshape`` and ``vm.builtin.shape_of``); VMShapeLower keeps every symbolic value of a function in
 a *shape heap* (a 1-d int64 array) and calls the shape builtins to fill it from arguments
 (``match_shape``, ``match_prim_value``), to check arguments (``check_tensor_info``,
 ``check_shape_info``, ``check_prim_value_info``, ``check_tuple_info``,
@@ -27,12 +27,7 @@ from relax_ref.values import (
 from .packed import _op_semantics, register_packed
 
 # -- what LowerRuntimeBuiltin calls ----------------------------------------------------------
-
-
-@register_packed("vm.builtin.reshape", override=True)
-def _reshape(x, shape):
-    """EXEC-vm-1: ``R.reshape``'s own semantics (its checks and their kinds)."""
-    return _op_semantics("relax.reshape", x, shape)
+# (vm.builtin.reshape and vm.builtin.shape_of are packed.py's.)
 
 
 @register_packed("vm.builtin.tensor_to_shape")
