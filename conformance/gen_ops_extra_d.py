@@ -215,9 +215,111 @@ def _devices_and_dyn():
               "arguments", expect="invalid", rule="SI-struct-dyn-1")
 
 
+# -- vision: roi_pool, roi_align -----------------------------------------------------------------
+
+def _roi_pool_ref(x, rois, ph, pw, scale):
+    """Max over each bin: bounds from the corners rounded half up (exact inputs)."""
+    n, c, h, w = x.shape
+    out = np.zeros((len(rois), c, ph, pw), x.dtype)
+    for i, (b, x1, y1, x2, y2) in enumerate(rois.astype(np.float64)):
+        sx, sy = int(np.floor(x1 * scale + 0.5)), int(np.floor(y1 * scale + 0.5))
+        ex, ey = int(np.floor(x2 * scale + 0.5)), int(np.floor(y2 * scale + 0.5))
+        rh, rw = max(ey - sy + 1, 1), max(ex - sx + 1, 1)
+        for p in range(ph):
+            h0 = min(max(int(np.floor(p * rh / ph)) + sy, 0), h)
+            h1 = min(max(int(np.ceil((p + 1) * rh / ph)) + sy, 0), h)
+            for q in range(pw):
+                w0 = min(max(int(np.floor(q * rw / pw)) + sx, 0), w)
+                w1 = min(max(int(np.ceil((q + 1) * rw / pw)) + sx, 0), w)
+                if h1 > h0 and w1 > w0:
+                    out[i, :, p, q] = x[int(b), :, h0:h1, w0:w1].max(axis=(1, 2))
+    return out
+
+
+def _bilinear_ref(img, y, x):
+    c, h, w = img.shape
+    if y < -1 or x < -1 or y > h or x > w:
+        return np.zeros(c)
+    y, x = min(max(y, 0.0), h - 1.0), min(max(x, 0.0), w - 1.0)
+    y0, x0 = int(np.floor(y)), int(np.floor(x))
+    total = np.zeros(c)
+    for yy, wy in ((y0, 1 - (y - y0)), (y0 + 1, y - y0)):
+        for xx, wx in ((x0, 1 - (x - x0)), (x0 + 1, x - x0)):
+            if 0 <= yy < h and 0 <= xx < w:
+                total += wy * wx * img[:, yy, xx]
+    return total
+
+
+def _roi_align_ref(x, rois, ph, pw, scale, ratio, avg=True):
+    """Grid samples of each bin, in float64 (the cases' inputs make every step exact)."""
+    n, c, h, w = x.shape
+    out = np.zeros((len(rois), c, ph, pw), np.float64)
+    for i, (b, x1, y1, x2, y2) in enumerate(rois.astype(np.float64)):
+        rh, rw = max((y2 - y1) * scale, 1.0), max((x2 - x1) * scale, 1.0)
+        bh, bw = rh / ph, rw / pw
+        for p in range(ph):
+            for q in range(pw):
+                pts = [_bilinear_ref(x[int(b)].astype(np.float64),
+                                     y1 * scale + p * bh + (a + 0.5) * bh / ratio,
+                                     x1 * scale + q * bw + (d + 0.5) * bw / ratio)
+                       for a in range(ratio) for d in range(ratio)]
+                out[i, :, p, q] = np.mean(pts, axis=0) if avg else np.max(pts, axis=0)
+    return out.astype(x.dtype)
+
+
+def _vision_roi():
+    x = fdata((2, 3, 6, 7), 3001)
+    rois = np.array([[0, 1, 1, 9, 8], [1, 0, 2, 4, 4], [1, 5, 5, 30, 30], [0, 7, 3, 1, 0]],
+                    F32)
+    data_ann, rois_ann = ann((2, 3, 6, 7)), ann(("r", 5))
+    _add("roi_pool_bins", [("x", data_ann), ("rois", rois_ann)],
+         "y = R.vision.roi_pool(x, rois, pooled_size=(2, 3), spatial_scale=0.5)",
+         [ok([T_(x), T_(rois)], [T_(_roi_pool_ref(x, rois, 2, 3, 0.5))]),
+          ok([T_(x), T_(rois[:0])], [T_(np.zeros((0, 3, 2, 3), F32))])],
+         ["relax.vision.roi_pool", "SI-vision-roi-1", "EXEC-vision-roi-2"],
+         "max over each bin; a roi partly outside the image is clamped, an inverted one "
+         "is 1x1; at 4 rois and 0", sym=("r",))
+    bad = rois.copy()
+    bad[1, 0] = 2
+    _add("roi_pool_batch_index_out_of_range", [("x", data_ann), ("rois", rois_ann)],
+         "y = R.vision.roi_pool(x, rois, pooled_size=2, spatial_scale=0.5)",
+         [trap([T_(x), T_(bad)], "index_out_of_bounds")],
+         ["relax.vision.roi_pool", "EXEC-vision-roi-1"],
+         "a roi naming image 2 of a batch of 2 traps (TVM's kernel reads out of bounds)",
+         sym=("r",))
+    _invalid("roi_pool_rois_last_dim", [("x", data_ann), ("rois", ann((3, 4)))],
+             "y = R.vision.roi_pool(x, rois, pooled_size=2, spatial_scale=1.0)",
+             "SI-vision-roi-1", ["relax.vision.roi_pool"], "rois of 4 columns are rejected")
+    ra = np.array([[0, 0, 0, 4, 4], [1, 2, 0, 6, 4], [0, 4, 2, 8, 6]], F32)
+    _add("roi_align_grid2", [("x", data_ann), ("rois", ann((3, 5)))],
+         "y = R.vision.roi_align(x, rois, pooled_size=2, spatial_scale=1.0, sample_ratio=2)",
+         [ok([T_(x), T_(ra)], [T_(_roi_align_ref(x, ra, 2, 2, 1.0, 2))])],
+         ["relax.vision.roi_align", "SI-vision-roi-2", "EXEC-vision-roi-3"],
+         "2x2 bins of 2x2 pixels, 2x2 samples each at pixel centres (every weight 1/2): the "
+         "mean of the bilinear samples; the third roi reaches past the image's last column")
+    _add("roi_align_max", [("x", data_ann), ("rois", ann((3, 5)))],
+         "y = R.vision.roi_align(x, rois, pooled_size=2, spatial_scale=1.0, sample_ratio=2, "
+         "mode=\"max\")",
+         [ok([T_(x), T_(ra)], [T_(_roi_align_ref(x, ra, 2, 2, 1.0, 2, avg=False))])],
+         ["relax.vision.roi_align", "EXEC-vision-roi-3"], "the maximum of the same samples")
+    inv = np.array([[0, 6.5, 3.0, 1.0, 0.5]], F32)
+    _add("roi_align_aligned_empty_grid", [("x", data_ann), ("rois", ann((1, 5)))],
+         "y = R.vision.roi_align(x, rois, pooled_size=(2, 3), spatial_scale=0.5, "
+         "aligned=True)",
+         [ok([T_(x), T_(inv)], [T_(np.zeros((1, 3, 2, 3), F32))])],
+         ["relax.vision.roi_align", "EXEC-vision-roi-3"],
+         "aligned with an inverted roi: no sample in any bin, so 0 (TVM leaves the output "
+         "unwritten)")
+    _invalid("roi_align_layout", [("x", data_ann), ("rois", ann((3, 5)))],
+             "y = R.vision.roi_align(x, rois, pooled_size=2, spatial_scale=1.0, "
+             "layout=\"NCDHW\")", "SI-call-1", ["relax.vision.roi_align"],
+             "an unknown layout is rejected")
+
+
 def cases() -> list[Case]:
     _CASES.clear()
     _closures()
     _builtins()
     _devices_and_dyn()
+    _vision_roi()
     return list(_CASES)

@@ -1,0 +1,73 @@
+"""Vision ops (spec/ops/vision.md): roi_pool and roi_align deduction and semantics
+(equal to TVM 0.27's kernels bit for bit on the checked inputs), roi_pool's lowering
+checked by check_pass at several numbers of rois."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from relax_ref.ir import struct_info as si
+
+from .helpers import assert_ndim, assert_tensor, compute, deduce, fails, sym, tensor, traps
+from .legalize_helpers import check_lowered, module
+
+R_ = sym("r")
+X = np.arange(2 * 2 * 4 * 5, dtype="float32").reshape(2, 2, 4, 5) % 7 - 3
+
+
+def test_roi_deduction():
+    assert_tensor(deduce("vision.roi_pool", [tensor((2, 3, 8, 8)), tensor((R_, 5))],
+                         pooled_size=(2, 3), spatial_scale=1.0), (R_, 3, 2, 3))
+    assert_tensor(deduce("vision.roi_align", [tensor((2, 8, 8, 3)), tensor((R_, 5))],
+                         pooled_size=2, spatial_scale=1.0, layout="NHWC"), (R_, 2, 2, 3))
+    assert_ndim(deduce("vision.roi_pool", [tensor(4), tensor((R_, 5))], pooled_size=2,
+                       spatial_scale=1.0), 4)
+    fails("SI-vision-roi-1", "vision.roi_pool", [tensor((2, 3, 8)), tensor((R_, 5))],
+          pooled_size=2, spatial_scale=1.0)
+    fails("SI-vision-roi-1", "vision.roi_pool", [tensor((2, 3, 8, 8)), tensor((R_, 4))],
+          pooled_size=2, spatial_scale=1.0)
+    fails("SI-vision-roi-1", "vision.roi_pool", [tensor((2, 3, 8, 8)), tensor((R_, 5))],
+          pooled_size=2, spatial_scale=1.0, layout="NHWC")
+    fails("SI-vision-roi-2", "vision.roi_align",
+          [tensor((2, 3, 8, 8), "float16"), tensor((R_, 5))], pooled_size=2,
+          spatial_scale=1.0)
+
+
+def test_roi_pool_takes_the_maximum_of_each_bin():
+    rois = np.array([[1, 0, 0, 3, 1], [0, 2, 1, 2, 1]], "float32")
+    out = compute("vision.roi_pool", X, rois, pooled_size=(1, 2), spatial_scale=1.0)
+    np.testing.assert_array_equal(out[0, :, 0, 0], X[1, :, 0:2, 0:2].max(axis=(1, 2)))
+    np.testing.assert_array_equal(out[0, :, 0, 1], X[1, :, 0:2, 2:4].max(axis=(1, 2)))
+    # a 1x1 roi: both bins of width 1/2 cover the same pixel
+    np.testing.assert_array_equal(out[1, :, 0, 0], X[0, :, 1, 2])
+    with traps("index_out_of_bounds", "EXEC-vision-roi-1"):
+        compute("vision.roi_pool", X, np.array([[2, 0, 0, 1, 1]], "float32"),
+                pooled_size=1, spatial_scale=1.0)
+
+
+def test_roi_align_samples_bilinearly():
+    rois = np.array([[0, 1, 1, 3, 3]], "float32")
+    out = compute("vision.roi_align", X, rois, pooled_size=1, spatial_scale=1.0,
+                  sample_ratio=1)
+    # one sample at the roi's centre (2, 2): a pixel centre, so the pixel itself
+    np.testing.assert_array_equal(out[0, :, 0, 0], X[0, :, 2, 2])
+    nhwc = compute("vision.roi_align", np.transpose(X, (0, 2, 3, 1)).copy(), rois,
+                   pooled_size=1, spatial_scale=1.0, sample_ratio=1, layout="NHWC")
+    np.testing.assert_array_equal(nhwc[0, 0, 0], X[0, :, 2, 2])
+    empty = compute("vision.roi_align", X, np.array([[0, 3, 3, 1, 1]], "float32"),
+                    pooled_size=2, spatial_scale=1.0, aligned=True)
+    assert not empty.any()  # an inverted aligned roi has no samples: 0
+
+
+def test_roi_pool_lowering():
+    """check_pass draws several numbers of rois (0 and 1 among them) and random rois."""
+    text = module('x: R.Tensor((2, 2, 4, 5), dtype="float32"), '
+                  'r: R.Tensor(("r", 5), dtype="float32")',
+                  "y = R.vision.roi_pool(x, r, pooled_size=(2, 2), spatial_scale=0.5)")
+    check_lowered(text, "relax.vision.roi_pool")
+
+
+def test_roi_result_is_4d_when_shapes_are_unknown():
+    s = deduce("vision.roi_align", [tensor(None), tensor(None)], pooled_size=2,
+               spatial_scale=1.0)
+    assert isinstance(s, si.TensorStructInfo) and s.ndim == 4
