@@ -164,3 +164,27 @@ def test_samples_and_examples_at_its_stage(path):
 def test_same_kills_as_tvm_on_the_mlp_stage():
     assert_same_as_tvm("KillAfterLastUse",
                        at_stage("KillAfterLastUse", sample_path("mlp.py").read_text()))
+
+
+def test_a_tensor_read_in_a_branch_is_killed_after_the_if():
+    # uses inside a branch count at the binding of the if; the branch's own allocation
+    # is killed inside the branch, and the if's result (which may be it) is not
+    mod = parse(module(f'''        a = {ALLOC}
+        cls.neg(x, a)
+        c = R.prim_value(T.bool(True))
+        if c:
+            b = {ALLOC}
+            cls.neg(a, b)
+            d = {ALLOC}
+            cls.neg(b, d)
+            r = d
+        else:
+            r = x
+        e = {ALLOC}
+        cls.neg(r, e)
+        return e'''))
+    out = lines(KILL(mod))
+    assert out.index("R.memory.kill_tensor(b)") == out.index("cls.neg(b, d)") + 1
+    assert out.index("R.memory.kill_tensor(a)") > out.index("else:")
+    assert not any("kill_tensor(d)" in ln for ln in out)
+    check_pass(KILL, mod)
