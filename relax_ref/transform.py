@@ -306,3 +306,13 @@ def AllocateWorkspace() -> Pass:
 
 
 __all__.append("AllocateWorkspace")
+
+
+def RewriteCUDAGraph() -> Pass:
+    """Static storages cached across calls and runs of kernel launches on them captured
+    and replayed as CUDA Graphs (run after StaticPlanBlockMemory; TVM runs it for CUDA
+    targets with relax.backend.use_cuda_graph)."""
+    return get_pass("RewriteCUDAGraph")
+
+
+__all__.append("RewriteCUDAGraph")

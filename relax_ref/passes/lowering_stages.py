@@ -21,17 +21,23 @@ TVM_DEFAULT_ORDER: tuple[str, ...] = (
 )
 
 
+#: Stages TVM runs only for some targets (RewriteCUDAGraph: CUDA with
+#: ``relax.backend.use_cuda_graph``); the order above skips them (PASS-cudagraph-7).
+TARGET_OPTIONAL: frozenset[str] = frozenset({"RewriteCUDAGraph"})
+
+
 def registered_default_order() -> tuple[str, ...]:
     """The passes of ``TVM_DEFAULT_ORDER`` that relax_ref registers, in order."""
     known = all_passes()
-    return tuple(name for name in TVM_DEFAULT_ORDER if name in known)
+    return tuple(name for name in TVM_DEFAULT_ORDER
+                 if name in known and name not in TARGET_OPTIONAL)
 
 
 def stage_before(name: str, mod: rx.IRModule) -> rx.IRModule:
     """``mod`` after every registered pass that precedes ``name`` in the default order."""
     known = all_passes()
     for earlier in TVM_DEFAULT_ORDER[:TVM_DEFAULT_ORDER.index(name)]:
-        if earlier in known:
+        if earlier in known and earlier not in TARGET_OPTIONAL:
             mod = get_pass(earlier)(mod)
     return mod
 

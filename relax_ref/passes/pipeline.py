@@ -129,3 +129,7 @@ PIPELINES: dict[str, tuple[str, ...]] = {
                 "LowerRuntimeBuiltin", "ComputePrimValue", "VMShapeLower",
                 "AttachGlobalSymbol"),
 }
+# PASS-cudagraph-7: TVM's default pipeline for CUDA with relax.backend.use_cuda_graph.
+PIPELINES["default_cuda_graph"] = tuple(
+    p for name in PIPELINES["default"]
+    for p in ((name, "RewriteCUDAGraph") if name == "StaticPlanBlockMemory" else (name,)))

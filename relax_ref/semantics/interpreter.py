@@ -35,7 +35,7 @@ from relax_ref.solver.evaluate import EvaluationError, evaluate_int
 from . import memory
 from relax_ref.errors import RelaxError, ResourceError, RuntimeCheckError
 from .liveness import release_plan
-from .packed import lookup_packed, register_packed
+from .packed import VMContext, lookup_packed, register_packed
 from . import vm_builtins  # noqa: F401  (registers the vm.builtin.* of the lowering passes)
 from relax_ref.values import (
     Closure, DTypeValue, PackedFunc, PrimScalar, ShapeValue, StringValue, describe_value,
@@ -97,6 +97,7 @@ class Interpreter:
         self.mod = mod
         self.trace = trace
         self.depth = 0
+        self.vm_state: dict = {}  # what builtins keep between calls (VMContext.state)
 
     # -- entry ---------------------------------------------------------------------------------
     def run(self, entry: str, args: list) -> Any:
@@ -478,9 +479,12 @@ def _eval_call_builtin_with_ctx(interp: Interpreter, e: rx.Call, frame: Frame):
     """EXEC-vm-7: ``R.call_builtin_with_ctx(f, (args...))`` calls the packed function
     ``f`` on ``args`` (TVM's VM passes its context first; relax_ref's builtins need none)."""
     callee = interp.expr(e.args[0], frame)
-    args = interp.expr(e.args[1], frame) if len(e.args) > 1 else ()
-    return interp.apply(callee, list(args), rx.Call(e.args[0], (), e.attrs, e.sinfo_args,
-                                                    span=e.span), frame)
+    args = list(interp.expr(e.args[1], frame) if len(e.args) > 1 else ())
+    if isinstance(callee, PackedFunc) and callee.impl.ctx:  # e.g. the CUDA Graph builtins
+        args.insert(0, VMContext(lambda f, a: interp.apply(f, list(a), e, frame),
+                                 interp.vm_state))
+    return interp.apply(callee, args, rx.Call(e.args[0], (), e.attrs, e.sinfo_args,
+                                              span=e.span), frame)
 
 
 def _eval_print(interp: Interpreter, e: rx.Call, frame: Frame):

@@ -25,17 +25,29 @@ class PackedEntry:
     name: str
     func: Callable
     dps: bool = False
+    ctx: bool = False  # EXEC-vm-7: receives a VMContext first under call_builtin_with_ctx
+
+
+@dataclass(frozen=True)
+class VMContext:
+    """What a builtin registered with ``ctx=True`` receives first from
+    ``R.call_builtin_with_ctx`` (TVM's VM context): ``call(f, args)`` applies a function
+    value in the running interpreter, ``state`` lives as long as the interpreter."""
+
+    call: Callable
+    state: dict
 
 
 _PACKED: dict[str, PackedEntry] = {}
 
 
-def register_packed(name: str, *, dps: bool = False, override: bool = False):
+def register_packed(name: str, *, dps: bool = False, override: bool = False,
+                    ctx: bool = False):
     """Decorator: make ``func`` callable from Relax as the external function ``name``."""
     def wrap(func: Callable) -> Callable:
         if name in _PACKED and not override:
             raise ValueError(f"packed function {name!r} is already registered")
-        _PACKED[name] = PackedEntry(name, func, dps)
+        _PACKED[name] = PackedEntry(name, func, dps, ctx)
         return func
     return wrap
 

@@ -233,3 +233,80 @@ def _check_func_info(value, err_ctx):
     if not isinstance(value, (Closure, PackedFunc)):
         raise _fail(err_ctx, f"expected a function, found {describe_value(value)}")
     return ()
+
+
+# -- CUDA Graph capture and replay (RewriteCUDAGraph) ------------------------------------------
+# The VM's state is the interpreter's (VMContext.state): one cache per running program, as
+# one TVM VM holds one. On a GPU, a replayed graph launches its kernels on the addresses
+# captured the first time; here the capture function runs again on the values it got then.
+
+
+def _same_memory(a, b) -> bool:
+    """Whether a replay of a graph captured on ``a`` would act on ``b``: the same storage,
+    or a tensor at the same address with the same shape, dtype and strides."""
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+                and a.shape == b.shape and a.dtype == b.dtype and a.strides == b.strides)
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same_memory(x, y) for x, y in zip(a, b))
+    if isinstance(a, PrimScalar) and isinstance(b, PrimScalar):
+        return a.value == b.value and a.dtype == b.dtype
+    return a is b
+
+
+def _cuda_graph_state(ctx) -> dict:
+    return ctx.state.setdefault("cuda_graph", {"allocs": {}, "graphs": {}, "captured": 0,
+                                               "replayed": 0})
+
+
+def _closure_func(f):
+    return f.func if isinstance(f, Closure) else f
+
+
+@register_packed("vm.builtin.cuda_graph.get_cached_alloc", ctx=True)
+def _get_cached_alloc(ctx, alloc_func, index):
+    """EXEC-vm-cudagraph-1: the storages ``alloc_func()`` returns, allocated on the
+    first call with this index and the same ones on every later call."""
+    state = _cuda_graph_state(ctx)
+    key = _int(index)
+    if key not in state["allocs"]:
+        state["allocs"][key] = (_closure_func(alloc_func), ctx.call(alloc_func, ()))
+    func, storages = state["allocs"][key]
+    if func is not _closure_func(alloc_func):
+        raise RuntimeCheckError(f"cuda_graph.get_cached_alloc: entry {key} was allocated by "
+                                f"another function", None, check="cuda_graph",
+                                rule="EXEC-vm-cudagraph-1")
+    return storages
+
+
+@register_packed("vm.builtin.cuda_graph.run_or_capture", ctx=True)
+def _run_or_capture(ctx, capture_func, args, index, *shape):
+    """EXEC-vm-cudagraph-2: the first call with this index (and shape, and argument
+    shapes) runs ``capture_func(*args)`` and records it; a later call replays the
+    record: the capture function runs again on the recorded arguments, which must be
+    the very memory it is given now, and the recorded results are returned."""
+    state = _cuda_graph_state(ctx)
+    args = tuple(args)
+    shapes = tuple(a.shape if isinstance(a, np.ndarray) else None for a in args)
+    key = (_int(index), tuple(shape[0].dims) if shape else None, shapes)
+    record = state["graphs"].get(key)
+    if record is None:
+        result = ctx.call(capture_func, args)
+        state["graphs"][key] = (_closure_func(capture_func), args, result)
+        state["captured"] += 1
+        return result
+    func, saved, result = record
+    if func is not _closure_func(capture_func):
+        raise RuntimeCheckError(f"cuda_graph.run_or_capture: graph {key[0]} was captured "
+                                f"from another function", None, check="cuda_graph",
+                                rule="EXEC-vm-cudagraph-2")
+    for k, (old, new) in enumerate(zip(saved, args)):
+        if not _same_memory(old, new):
+            raise RuntimeCheckError(
+                f"cuda_graph.run_or_capture: argument {k} of graph {key[0]} is "
+                f"{describe_value(new)} in other memory than the graph was captured on (a "
+                f"replay would act on the captured memory)", None, check="cuda_graph",
+                rule="EXEC-vm-cudagraph-2")
+    ctx.call(capture_func, saved)
+    state["replayed"] += 1
+    return result
