@@ -316,10 +316,62 @@ def _vision_roi():
              "an unknown layout is rejected")
 
 
+# -- vision: get_valid_counts, non_max_suppression ----------------------------------------------------
+
+def _vision_boxes():
+    rows = np.array([[[0, 0.9, 1, 1, 3, 3], [-1, 0.8, 0, 0, 1, 1],
+                      [2, 0.2, 0, 0, 2, 2], [1, 0.05, 4, 4, 5, 5]]], F32)
+    keep = (rows[0, :, 1] > F32(0.1)) & (rows[0, :, 0] >= 0)
+    want_out = np.full_like(rows, -1)
+    want_out[0, :keep.sum()] = rows[0, keep]
+    want_idx = np.full((1, 4), -1, np.int32)
+    want_idx[0, :keep.sum()] = np.nonzero(keep)[0]
+    _add("get_valid_counts_threshold", [("d", ann((1, 4, 6)))],
+         "y = R.vision.get_valid_counts(d, score_threshold=0.1)",
+         [ok([T_(rows)], [T_(np.array([keep.sum()], np.int32)), T_(want_out), T_(want_idx)])],
+         ["relax.vision.get_valid_counts", "SI-vision-box-1", "EXEC-vision-box-1"],
+         "scores above 0.1 with a class id >= 0 move up (rows 0 and 2); the rest are -1")
+    _invalid("get_valid_counts_score_index", [("d", ann((1, 4, 6)))],
+             "y = R.vision.get_valid_counts(d, score_index=6)", "SI-vision-box-1",
+             ["relax.vision.get_valid_counts"], "score_index 6 of 6-element rows is rejected")
+    # D, B, A, C: the sort puts A (0.9), B (0.8), C (0.7), D (0.6) in order
+    a = [0, 0.9, 0, 0, 2, 2]
+    b_ = [0, 0.8, 0, 0, 2, 1.9]   # IoU with A: 3.8 / 4 = 0.95
+    c = [1, 0.7, 0, 0, 2, 2]      # another class
+    d = [0, 0.6, 5, 5, 6, 6]      # far away
+    boxes = np.array([[d, b_, a, c]], F32)
+    count = np.array([4], np.int32)
+    ids = np.array([[13, 11, 10, 12]], np.int32)
+    params = [("d", ann((1, 4, 6))), ("v", ann((1,), "int32")), ("i", ann((1, 4), "int32"))]
+    _add("non_max_suppression_per_class", params,
+         "y = R.vision.non_max_suppression(d, v, i)",
+         [ok([T_(boxes), T_(count), T_(ids)],
+             [T_(np.array([[10, 12, 13, -1]], np.int32)), T_(np.array([[3]], np.int32))])],
+         ["relax.vision.non_max_suppression", "SI-vision-box-2", "EXEC-vision-box-2"],
+         "A kept, B (same class, IoU 0.95) suppressed, C (another class) and D kept: "
+         "their indices in score order")
+    _add("non_max_suppression_force", params,
+         "y = R.vision.non_max_suppression(d, v, i, force_suppress=True, top_k=3)",
+         [ok([T_(boxes), T_(count), T_(ids)],
+             [T_(np.array([[10, -1, -1, -1]], np.int32)), T_(np.array([[1]], np.int32))])],
+         ["relax.vision.non_max_suppression", "EXEC-vision-box-2"],
+         "top_k 3 drops D; force_suppress lets A suppress B and C across classes")
+    _add("non_max_suppression_valid_count_too_large", params,
+         "y = R.vision.non_max_suppression(d, v, i)",
+         [trap([T_(boxes), T_(np.array([5], np.int32)), T_(ids)], "index_out_of_bounds")],
+         ["relax.vision.non_max_suppression", "EXEC-vision-box-2"],
+         "valid_count 5 of 4 anchors traps (TVM's sort reads past the row)")
+    _invalid("non_max_suppression_indices_int64",
+             [("d", ann((1, 4, 6))), ("v", ann((1,), "int32")), ("i", ann((1, 4), "int64"))],
+             "y = R.vision.non_max_suppression(d, v, i)", "SI-vision-box-2",
+             ["relax.vision.non_max_suppression"], "indices must be int32")
+
+
 def cases() -> list[Case]:
     _CASES.clear()
     _closures()
     _builtins()
     _devices_and_dyn()
     _vision_roi()
+    _vision_boxes()
     return list(_CASES)

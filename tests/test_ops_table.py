@@ -23,6 +23,8 @@ NOT_LEGALIZED: dict[str, str] = {
                                   "(EXEC-nn-attention_var_len-1), which no PrimFunc does",
     "relax.vision.roi_align": "TVM's kernel reduces over a grid whose extent is read from "
                               "rois; not lowered yet (spec/ops/vision.md TE-leg-vision-1)",
+    "relax.vision.get_valid_counts": "TVM lowers it to an imperative TIR kernel; not yet",
+    "relax.vision.non_max_suppression": "TVM lowers it to an imperative TIR kernel; not yet",
 }
 
 # Registered ops without a conformance case, and why.

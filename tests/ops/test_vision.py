@@ -71,3 +71,65 @@ def test_roi_result_is_4d_when_shapes_are_unknown():
     s = deduce("vision.roi_align", [tensor(None), tensor(None)], pooled_size=2,
                spatial_scale=1.0)
     assert isinstance(s, si.TensorStructInfo) and s.ndim == 4
+
+
+BOXES = np.array([[[0, 0.6, 5, 5, 6, 6], [0, 0.8, 0, 0, 2, 1.9],
+                   [0, 0.9, 0, 0, 2, 2], [1, 0.7, 0, 0, 2, 2]]], "float32")
+
+
+def test_box_deduction():
+    d = tensor((2, R_, 6))
+    s = deduce("vision.get_valid_counts", [d])
+    assert [f.ndim for f in s.fields] == [1, 3, 2]
+    s = deduce("vision.non_max_suppression", [d, tensor((2,), "int32"),
+                                              tensor((2, R_), "int32")])
+    assert_tensor(s.fields[0], (2, R_), "int32")
+    assert_tensor(s.fields[1], (2, 1), "int32")
+    s = deduce("vision.non_max_suppression", [d, tensor((2,), "int32"),
+                                              tensor((2, R_), "int32")], soft_nms_sigma=0.5)
+    assert len(s.fields) == 3
+    assert_tensor(deduce("vision.non_max_suppression", [d, tensor((2,), "int32"),
+                                                        tensor((2, R_), "int32")],
+                         return_indices=False), (2, R_, 6))
+    fails("SI-vision-box-2", "vision.non_max_suppression",
+          [d, tensor((3,), "int32"), tensor((2, R_), "int32")])
+    fails("SI-vision-box-2", "vision.non_max_suppression",
+          [d, tensor((2,), "int32"), tensor((2, R_), "int32")], coord_start=3)
+    fails("SI-vision-box-1", "vision.get_valid_counts", [d], id_index=-2)
+
+
+def test_get_valid_counts_moves_valid_rows_up():
+    rows = BOXES.copy()
+    rows[0, 1, 0] = -1  # no class: invalid unless id_index = -1
+    count, out, idx = compute("vision.get_valid_counts", rows, score_threshold=0.65)
+    assert count.tolist() == [2] and idx.tolist() == [[2, 3, -1, -1]]
+    np.testing.assert_array_equal(out[0, :2], rows[0, [2, 3]])
+    assert (out[0, 2:] == -1).all()
+    count, _, idx = compute("vision.get_valid_counts", rows, score_threshold=0.65, id_index=-1)
+    assert idx.tolist() == [[1, 2, 3, -1]]
+
+
+def test_hard_nms_suppresses_overlaps_of_one_class():
+    ids = np.array([[13, 11, 10, 12]], "int32")
+    box, count = compute("vision.non_max_suppression", BOXES, np.array([4], "int32"), ids)
+    assert box.tolist() == [[10, 12, 13, -1]] and count.tolist() == [[3]]
+    box, count = compute("vision.non_max_suppression", BOXES, np.array([4], "int32"), ids,
+                         max_output_size=1)
+    assert box.tolist() == [[10, -1, -1, -1]]
+    out = compute("vision.non_max_suppression", BOXES, np.array([4], "int32"), ids,
+                  return_indices=False, invalid_to_bottom=True)
+    np.testing.assert_array_equal(out[0, :3, 1], np.float32([0.9, 0.7, 0.6]))
+    with traps("index_out_of_bounds", "EXEC-vision-box-2"):
+        compute("vision.non_max_suppression", BOXES, np.array([5], "int32"), ids)
+
+
+def test_soft_nms_decays_overlapping_scores():
+    ids = np.arange(4, dtype="int32")[None]
+    out, box, count = compute("vision.non_max_suppression", BOXES, np.array([4], "int32"),
+                              ids, soft_nms_sigma=0.5, iou_threshold=0.99,
+                              score_threshold=0.1)
+    # A first; B (IoU 0.95 with A, under the threshold) decays below C and D
+    assert count.tolist() == [[4]] and box.tolist() == [[2, 3, 0, 1]]
+    iou = np.float32(3.8) / np.float32(4.0)
+    assert out[0, 3, 1] == np.float32(0.8) * np.exp(np.float32(-1.0) * iou * iou)
+    assert out[0, 2, 1] == np.float32(0.6)  # D does not overlap A: exp(0) = 1
