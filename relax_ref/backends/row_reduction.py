@@ -18,7 +18,7 @@ import dataclasses
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import tir
 from relax_ref.ir.dtype import parse_dtype
-from relax_ref.solver.simplify import simplify
+from relax_ref.solver.simplify import canonical_equal, simplify
 
 from .gpu_schedule import flat_seq, default_gpu_schedule, is_scheduled
 
@@ -36,20 +36,24 @@ def schedule_row_reductions(func: tir.PrimFunc, max_threads: int = 256) -> tir.P
     root = func.body
     if not isinstance(root, tir.SBlockRealize) or root.block.iter_vars:
         return default_gpu_schedule(func, max_threads)
-    nests = [_tree(n, max_threads) or n for n in flat_seq(root.block.body)]
+    parts = flat_seq(root.block.body)
+    nests = [_tree(n, max_threads, parts[k - 1] if k else None) or n
+             for k, n in enumerate(parts)]
     body = nests[0] if len(nests) == 1 else tir.SeqStmt(tuple(nests))
     staged = dataclasses.replace(func, body=dataclasses.replace(
         root, block=dataclasses.replace(root.block, body=body)))
     return default_gpu_schedule(staged, max_threads)
 
 
-def is_row_reduction(nest: tir.Stmt) -> bool:
-    return _match(nest) is not None
+def is_row_reduction(nest: tir.Stmt, before: tir.Stmt | None = None) -> bool:
+    return _match(nest, before) is not None
 
 
-def _match(nest: tir.Stmt):
+def _match(nest: tir.Stmt, before: tir.Stmt | None = None):
     """(loops, realize, output buffer, operator, init value, right operand) when
-    ``nest`` is ``O[s] = init; O[s] = O[s] op rhs`` over spatial then reduction loops."""
+    ``nest`` is ``O[s] = init; O[s] = O[s] op rhs`` over spatial then reduction loops;
+    the init may be the nest ``before`` it, when that sets all of ``O`` to a constant
+    (TVM's separate-init stage, TE-func-4)."""
     loops: list[tir.For] = []
     s = nest
     while isinstance(s, tir.For):
@@ -67,6 +71,9 @@ def _match(nest: tir.Stmt):
             or any(l.kind == "thread_binding" for l in loops)):
         return None
     init, body = block.init, block.body
+    if init is None and isinstance(body, tir.BufferStore):
+        init = _separate_init(before, body, [l for l, iv in zip(loops, block.iter_vars)
+                                             if iv.kind == "S"], block)
     if not (isinstance(init, tir.BufferStore) and isinstance(body, tir.BufferStore)):
         return None
     out = body.buffer
@@ -96,6 +103,37 @@ def _match(nest: tir.Stmt):
     return loops, s, out, type(op), init.value, rhs
 
 
+def _separate_init(before, body: tir.BufferStore, spatial_loops, block):
+    """``O[s] = c`` as the reduction block would write it, when ``before`` is a nest
+    over the same spatial extents storing the constant ``c`` into every ``O[s]`` (in
+    the same index order); else None."""
+    loops = []
+    s = before
+    while isinstance(s, tir.For):
+        loops.append(s)
+        s = s.body
+    if not isinstance(s, tir.SBlockRealize) or s.block.init is not None:
+        return None
+    b = s.block
+    store = b.body
+    spatial_vars = [iv.var for iv in block.iter_vars if iv.kind == "S"]
+    if (not isinstance(store, tir.BufferStore) or store.buffer is not body.buffer
+            or not isinstance(store.value, (P.IntImm, P.FloatImm))
+            or any(iv.kind != "S" for iv in b.iter_vars) or len(loops) != len(b.iter_vars)
+            or len(loops) != len(spatial_loops)
+            or any(v is not l.loop_var for v, l in zip(s.iter_values, loops))
+            or not (isinstance(s.predicate, P.IntImm) and s.predicate.value)
+            or len(store.indices) != len(b.iter_vars)
+            or any(i is not iv.var for i, iv in zip(store.indices, b.iter_vars))
+            or len(body.indices) != len(spatial_vars)
+            or any(i is not v for i, v in zip(body.indices, spatial_vars))
+            or any(not (isinstance(l.min, P.IntImm) and l.min.value == 0) for l in loops)
+            or any(not canonical_equal(l.extent, m.extent)
+                   for l, m in zip(loops, spatial_loops))):
+        return None
+    return tir.BufferStore(body.buffer, store.value, body.indices)
+
+
 def _loads(e: P.PrimExpr) -> list[tir.BufferLoad]:
     found = [e] if isinstance(e, tir.BufferLoad) else []
     for c in P.children(e):
@@ -109,8 +147,8 @@ def _reads(e: P.PrimExpr, buf: tir.Buffer) -> bool:
     return any(_reads(c, buf) for c in P.children(e))
 
 
-def _tree(nest: tir.Stmt, max_threads: int) -> tir.Stmt | None:
-    found = _match(nest)
+def _tree(nest: tir.Stmt, max_threads: int, before: tir.Stmt | None = None) -> tir.Stmt | None:
+    found = _match(nest, before)
     if found is None:
         return None
     loops, realize, out, op, init, rhs = found

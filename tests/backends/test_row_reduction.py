@@ -180,3 +180,13 @@ def test_every_conformance_kernel():
                 failed.append(f"{case}/{name}: {str(err).splitlines()[0]}")
     print(f"{trees} kernels with a tree")
     assert not failed, "\n".join(failed)
+
+
+def test_a_separate_init_stage_counts_as_the_init():
+    # The Llama layer's softmax sets its maximum and sum to a constant in a nest of its
+    # own before reducing (TE-func-4): both reductions still become trees.
+    from .kernels import ROOT
+    funcs = legalized((ROOT / "examples" / "llama_layer.py").read_text())
+    func = funcs["softmax"]
+    assert len(shared_allocations(schedule_row_reductions(func, 16))) == 2
+    check_tree(func, exact=False, sizes={"n": 3}, threads=16)
