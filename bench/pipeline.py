@@ -1,4 +1,5 @@
-"""LegalizeOps time, ours vs TVM's, on a Llama-3-8B-shaped decoder stack.
+"""LegalizeOps time and the whole default pipeline's, ours vs TVM's, on a
+Llama-3-8B-shaped decoder stack.
 
 The module (written by ``llama_stack``) has 4 decoder layers of hidden size 4096, 32 query
 heads and 8 key/value heads of 128, an MLP of width 14336, float16, and a dynamic
@@ -11,7 +12,11 @@ LegalizeOps on it, in alternating rounds; the table shows each one's best time a
 ratio is the median over rounds of the ratio within a round (a slow spell of the shared
 machine hits both sides of a round alike). Target: ours / TVM's <= 1.0.
 
-    python bench/pipeline.py [--layers 4] [--repeat 10] [--print]
+The second measurement is our whole default pipeline (``PIPELINES["default"]``) against
+the passes ``tvm.compile`` runs before code generation
+(``relax.pipeline.default_build_pipeline()``), same rounds, same ratio.
+
+    python bench/pipeline.py [--layers 4] [--repeat 10] [--print] [--profile]
 """
 from __future__ import annotations
 
@@ -100,6 +105,8 @@ def main() -> None:
     ap.add_argument("--layers", type=int, default=4)
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--print", action="store_true", help="print our lowered module")
+    ap.add_argument("--profile", action="store_true",
+                    help="profile our default pipeline once and print its top costs")
     args = ap.parse_args()
     text = llama_stack(args.layers)
 
@@ -138,6 +145,61 @@ def main() -> None:
         med = float(np.median(times["ours"] / times["tvm"]))
         print(f"ours / TVM's = {med:.2f} (median of per-round ratios; ratio of best times "
               f"{times['ours'].min() / times['tvm'].min():.2f})  target <= 1.0")
+    default_pipeline(text, mod, args.repeat, args.profile)
+
+
+def default_pipeline(text: str, mod, repeat: int, profile: bool) -> None:
+    """Our whole default pipeline (PIPELINES["default"]) vs the passes tvm.compile runs
+    before code generation (``relax.pipeline.default_build_pipeline()``, under an llvm
+    target) on the same module, in alternating rounds as above."""
+    from relax_ref.passes.pipeline import PIPELINES, Pipeline
+
+    ours = Pipeline(PIPELINES["default"])
+    fns = {"ours": lambda: ours(mod)}
+    try:
+        import tvm
+        from tvm import relax
+        from tvm.script import from_source
+
+        tmod = relax.transform.Normalize()(from_source(text))
+        target = tvm.target.Target("llvm")
+        build = relax.pipeline.default_build_pipeline()
+
+        def theirs():
+            with target:
+                build(tmod)
+        fns["tvm"] = theirs
+    except Exception as err:  # noqa: BLE001 - TVM absent or failing
+        print(f"(TVM's default pipeline not measured: {type(err).__name__}: {err})")
+    for fn in fns.values():
+        fn()  # warm up
+    times = rounds(fns, repeat)
+    for k, v in times.items():
+        print(f"  {k:<5} default pipeline {v.min() * 1000:9.1f} ms")
+    if "tvm" in times:
+        med = float(np.median(times["ours"] / times["tvm"]))
+        print(f"default pipeline: ours / TVM's = {med:.2f} (median of per-round ratios; "
+              f"ratio of best times {times['ours'].min() / times['tvm'].min():.2f})  "
+              f"target <= 1.0")
+    if profile:
+        import cProfile
+        import pstats
+
+        steps: dict[str, float] = {}
+        for _ in range(3):  # best of 3 per pass
+            m = mod
+            for p in ours.passes:
+                t0 = time.perf_counter()
+                m = p(m)
+                t = time.perf_counter() - t0
+                steps[p.name] = min(steps.get(p.name, t), t)
+        print("our default pipeline per pass (best of 3):")
+        for name, t in sorted(steps.items(), key=lambda kv: -kv[1]):
+            print(f"  {name:<24} {t * 1000:8.1f} ms")
+        prof = cProfile.Profile()
+        prof.runcall(fns["ours"])
+        print("our default pipeline's top costs (own time):")
+        pstats.Stats(prof).sort_stats("tottime").print_stats(12)
 
 
 if __name__ == "__main__":
