@@ -367,6 +367,71 @@ def _vision_boxes():
              ["relax.vision.non_max_suppression"], "indices must be int32")
 
 
+# -- vision: all_class_non_max_suppression, multibox_transform_loc ---------------------------------------
+
+def _vision_all_class():
+    # two classes, three boxes: box 0 and 1 overlap (IoU 0.8), box 2 is apart
+    boxes = np.array([[[0, 0, 1, 1], [0, 0, 1, 0.8], [2, 2, 3, 3]]], F32)
+    scores = np.array([[[0.9, 0.8, 0.3], [0.1, 0.6, 0.7]]], F32)
+    params = [("b", ann((1, 3, 4))), ("s", ann((1, 2, 3))), ("it", ann(())),
+              ("st", ann(()))]
+    call = ('y = R.vision.all_class_non_max_suppression(b, s, R.const(2, "int64"), it, st%s)')
+    args = [T_(boxes), T_(scores), T_(np.array(0.5, F32)), T_(np.array(0.2, F32))]
+    # class 0: 0 (0.9) chosen, 1 suppressed, 2 (0.3) chosen; class 1: 2 (0.7), 1 (0.6)
+    rows = np.zeros((6, 3), np.int64)
+    rows[:4] = [[0, 0, 0], [0, 0, 2], [0, 1, 2], [0, 1, 1]]
+    _add("all_class_non_max_suppression_onnx", params, call % "",
+         [ok(args, [T_(rows), T_(np.array([4], np.int64))])],
+         ["relax.vision.all_class_non_max_suppression", "SI-vision-box-3",
+          "EXEC-vision-box-4"],
+         "per class: sorted, box 1 suppressed by box 0 in class 0 only; rows after the "
+         "4 chosen are 0 (TVM trims them)")
+    idx = np.zeros((1, 6, 2), np.int64)
+    idx[0, :4] = [[0, 0], [0, 2], [1, 2], [1, 1]]
+    sc = np.zeros((1, 6), F32)
+    sc[0, :4] = [0.9, 0.3, 0.7, 0.6]
+    _add("all_class_non_max_suppression_tensorflow", params,
+         call % ', output_format="tensorflow"',
+         [ok(args, [T_(idx), T_(sc), T_(np.array([4], np.int64))])],
+         ["relax.vision.all_class_non_max_suppression", "EXEC-vision-box-4"],
+         "the same choice as (class, box) pairs with their scores per batch")
+    _invalid("all_class_non_max_suppression_box_count",
+             [("b", ann((1, 4, 4))), ("s", ann((1, 2, 3))), ("it", ann(())),
+              ("st", ann(()))], call % "", "SI-vision-box-3",
+             ["relax.vision.all_class_non_max_suppression"],
+             "4 boxes but scores for 3 are rejected")
+
+
+def _softmax_ref(x, axis):
+    e = np.exp(x.astype(np.float64) - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _vision_multibox():
+    cls = np.array([[[0.0, 1.0], [1.0, 0.0], [0.0, 0.0]]], F32)   # B=1, C=3, N=2
+    loc = np.zeros((1, 8), F32)                                     # no offset: the anchors
+    anchor = np.array([[[0.1, 0.2, 0.5, 0.6], [-0.25, 0.5, 0.75, 1.5]]], F32)
+    # (ymin, xmin, ymax, xmax) = (top, left, bottom, right); clipped to [0, 1]
+    want_boxes = np.array([[[0.2, 0.1, 0.6, 0.5], [0.5, 0.0, 1.0, 0.75]]], F32)
+    sm = _softmax_ref(cls, 1)
+    want_scores = np.where(sm >= 0.3, sm, 0).astype(F32)
+    want_scores[:, 0, :] = 0
+    params = [("c", ann((1, 3, 2))), ("l", ann((1, 8))), ("a", ann((1, 2, 4)))]
+    _add("multibox_transform_loc_anchors", params,
+         "y = R.vision.multibox_transform_loc(c, l, a, clip=True, threshold=0.3, "
+         "keep_background=False)",
+         [ok([T_(cls), T_(loc), T_(anchor)], [T_(want_boxes), T_(want_scores)],
+             rtol=1e-6, atol=1e-7)],
+         ["relax.vision.multibox_transform_loc", "SI-vision-multibox-1",
+          "EXEC-vision-multibox-1"],
+         "zero encodings give the anchors back as (ymin, xmin, ymax, xmax), clipped; "
+         "softmax scores below 0.3 and class 0 zeroed")
+    _invalid("multibox_transform_loc_loc_size",
+             [("c", ann((1, 3, 2))), ("l", ann((1, 6))), ("a", ann((1, 2, 4)))],
+             "y = R.vision.multibox_transform_loc(c, l, a)", "SI-vision-multibox-1",
+             ["relax.vision.multibox_transform_loc"], "loc_pred of 6 for 2 anchors (needs 8)")
+
+
 def cases() -> list[Case]:
     _CASES.clear()
     _closures()
@@ -374,4 +439,6 @@ def cases() -> list[Case]:
     _devices_and_dyn()
     _vision_roi()
     _vision_boxes()
+    _vision_all_class()
+    _vision_multibox()
     return list(_CASES)

@@ -25,6 +25,8 @@ NOT_LEGALIZED: dict[str, str] = {
                               "rois; not lowered yet (spec/ops/vision.md TE-leg-vision-1)",
     "relax.vision.get_valid_counts": "TVM lowers it to an imperative TIR kernel; not yet",
     "relax.vision.non_max_suppression": "TVM lowers it to an imperative TIR kernel; not yet",
+    "relax.vision.all_class_non_max_suppression": "TVM lowers it to imperative TIR kernels "
+                                                  "and trims the result; not yet",
 }
 
 # Registered ops without a conformance case, and why.

@@ -13,11 +13,11 @@ import numpy as np
 
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.dtype import INT32
+from relax_ref.ir.dtype import FLOAT32, INT32, INT64
 
-from .common import OpRuntimeError, int_const, provably_ne, tensor_arg
-from .registry import Attr, DeduceContext, OpDef, Operand, register, to_bool, to_float, \
-    to_int
+from .common import OpRuntimeError, fold_mul, int_const, provably_ne, tensor_arg
+from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, \
+    to_float, to_int
 
 FAMILY = "vision"
 
@@ -239,3 +239,110 @@ register(OpDef("relax.vision.non_max_suppression",
                 Attr("soft_nms_sigma", 0.0, to_float), Attr("score_threshold", 0.0, to_float)),
                deduce=deduce_nms, compute=compute_nms, family=FAMILY,
                spec_rule="SI-vision-box-2", dtypes="float"))
+
+
+# -- all_class_non_max_suppression ------------------------------------------------------------------
+
+def deduce_all_class_nms(ctx: DeduceContext) -> si.StructInfo:
+    """SI-vision-box-3: all_class_non_max_suppression(boxes (B, N, 4), scores (B, C, N),
+    max_output_boxes_per_class, iou_threshold, score_threshold): boxes and scores 3-D
+    float tensors of one batch and box count (provably different is an error), the
+    three thresholds tensors of one element (0-d or (1,)). "onnx": (indices int64
+    (B * C * N, 3), num_total_detections int64 (1,)); "tensorflow": (indices int64
+    (B, C * N, 2), scores float32 (B, C * N), counts int64 (B,)). Stricter than TVM,
+    which needs known shapes and fails on unknown ones: unknown shapes give ndims."""
+    rule = "SI-vision-box-3"
+    boxes, scores = tensor_arg(ctx, 0, "boxes"), tensor_arg(ctx, 1, "scores")
+    for t, what in ((boxes, "boxes"), (scores, "scores")):
+        if t.ndim not in (si.UNKNOWN_NDIM, 3):
+            raise ctx.error(f"{what} must be 3-D, found ndim {t.ndim}", rule=rule)
+        if not t.dtype.is_void and not t.dtype.is_float:
+            raise ctx.error(f"{what} must be floating point, found {t.dtype}", rule=rule)
+    for k, what in ((2, "max_output_boxes_per_class"), (3, "iou_threshold"),
+                    (4, "score_threshold")):
+        t = tensor_arg(ctx, k, what)
+        if t.ndim not in (si.UNKNOWN_NDIM, 0, 1) or (
+                t.shape is not None and t.ndim == 1 and provably_ne(ctx, t.shape[0], 1)):
+            raise ctx.error(f"{what} must be a tensor of one element", rule=rule)
+    if boxes.shape is not None:
+        if provably_ne(ctx, boxes.shape[2], 4):
+            raise ctx.error("boxes must have shape (batch, num_boxes, 4)", rule=rule)
+        if scores.shape is not None and (provably_ne(ctx, boxes.shape[0], scores.shape[0]) or
+                                         provably_ne(ctx, boxes.shape[1], scores.shape[2])):
+            raise ctx.error("scores must have shape (batch, num_classes, num_boxes) of the "
+                            "boxes' batch and num_boxes", rule=rule)
+    v = boxes.vdevice
+    known = boxes.shape is not None and scores.shape is not None
+    b, n = (boxes.shape[0], boxes.shape[1]) if known else (None, None)
+    c = scores.shape[1] if known else None
+    if ctx.attr("output_format") == "onnx":
+        rows = (fold_mul(fold_mul(b, c), n), P.IntImm(3)) if known else None
+        return si.TupleStructInfo((_t(rows, INT64, 2, v), _t((P.IntImm(1),), INT64, 1, v)))
+    cn = fold_mul(c, n) if known else None
+    return si.TupleStructInfo((_t((b, cn, P.IntImm(2)) if known else None, INT64, 3, v),
+                               _t((b, cn) if known else None, FLOAT32, 2, v),
+                               _t((b,) if known else None, INT64, 1, v)))
+
+
+def _one_value(t, what: str):
+    flat = np.asarray(t).reshape(-1)
+    if flat.size != 1:
+        raise OpRuntimeError("shape_mismatch", f"{what} must hold one value, found "
+                             f"{flat.size}", rule="EXEC-vision-box-4")
+    return flat[0]
+
+
+def compute_all_class_nms(attrs, boxes, scores, max_boxes, iou_thr, score_thr):
+    """EXEC-vision-box-4: per batch and class, topi's all-class NMS (see the spec)."""
+    b_n, c_n, n = scores.shape
+    dt = boxes.dtype.type
+    max_out = int(_one_value(max_boxes, "max_output_boxes_per_class"))
+    iou_t = np.float32(_one_value(iou_thr, "iou_threshold"))
+    score_t = np.float32(_one_value(score_thr, "score_threshold"))
+    selected: list[list[tuple[int, float]]] = []
+    with np.errstate(all="ignore"):
+        for b in range(b_n):
+            for c in range(c_n):
+                order = np.argsort(-scores[b, c].astype(np.float64), kind="stable")
+                s = scores[b, c, order].astype(np.float32)
+                valid = 0
+                while valid < n and s[valid] > score_t:
+                    valid += 1
+                chosen = []
+                if iou_t > 0 and valid > 0:
+                    for j in range(valid):
+                        if s[j] > -1.0 and len(chosen) < max_out and s[j] > score_t:
+                            chosen.append((int(order[j]), float(s[j])))
+                            for k in range(j + 1, valid):
+                                if s[k] > 0 and _iou(boxes[b, order[j]], boxes[b, order[k]],
+                                                     dt) >= iou_t:
+                                    s[k] = -1.0
+                selected.append(chosen)
+    if attrs.get("output_format") == "onnx":
+        out = np.zeros((b_n * c_n * n, 3), np.int64)
+        r = 0
+        for bc, chosen in enumerate(selected):
+            for box, _ in chosen:
+                out[r] = (bc // c_n, bc % c_n, box)
+                r += 1
+        return out, np.array([r], np.int64)
+    idx = np.zeros((b_n, c_n * n, 2), np.int64)
+    sc = np.zeros((b_n, c_n * n), np.float32)
+    counts = np.zeros(b_n, np.int64)
+    for b in range(b_n):
+        r = 0
+        for c in range(c_n):
+            for box, score in selected[b * c_n + c]:
+                idx[b, r] = (c, box)
+                sc[b, r] = score
+                r += 1
+        counts[b] = r
+    return idx, sc, counts
+
+
+register(OpDef("relax.vision.all_class_non_max_suppression",
+               (Operand("boxes"), Operand("scores"), Operand("max_output_boxes_per_class"),
+                Operand("iou_threshold"), Operand("score_threshold")),
+               (Attr("output_format", "onnx", one_of("onnx", "tensorflow")),),
+               deduce=deduce_all_class_nms, compute=compute_all_class_nms, family=FAMILY,
+               spec_rule="SI-vision-box-3"))

@@ -133,3 +133,44 @@ def test_soft_nms_decays_overlapping_scores():
     iou = np.float32(3.8) / np.float32(4.0)
     assert out[0, 3, 1] == np.float32(0.8) * np.exp(np.float32(-1.0) * iou * iou)
     assert out[0, 2, 1] == np.float32(0.6)  # D does not overlap A: exp(0) = 1
+
+
+def test_all_class_nms_per_class_choice():
+    boxes = np.array([[[0, 0, 1, 1], [0, 0, 1, 0.8], [2, 2, 3, 3]]], "float32")
+    scores = np.array([[[0.9, 0.8, 0.3], [0.1, 0.6, 0.7]]], "float32")
+    one = np.array(1, "int64")
+    rows, count = compute("vision.all_class_non_max_suppression", boxes, scores, one,
+                          np.array(0.5, "float32"), np.array(0.2, "float32"))
+    # at most one box per class: the best of each
+    assert count.tolist() == [2] and rows[:2].tolist() == [[0, 0, 0], [0, 1, 2]]
+    assert not rows[2:].any()
+    rows, count = compute("vision.all_class_non_max_suppression", boxes, scores,
+                          np.array(3, "int64"), np.array(0.0, "float32"),
+                          np.array(0.2, "float32"))
+    assert count.tolist() == [0]  # iou_threshold <= 0 chooses nothing (TVM's kernel)
+    with traps("shape_mismatch", "EXEC-vision-box-4"):
+        compute("vision.all_class_non_max_suppression", boxes, scores, one,
+                np.array([0.5, 0.5], "float32"), np.array(0.2, "float32"))
+    s = deduce("vision.all_class_non_max_suppression",
+               [tensor((2, R_, 4)), tensor((2, 3, R_)), tensor((), "int64"), tensor(()),
+                tensor(())], output_format="tensorflow")
+    assert [f.ndim for f in s.fields] == [3, 2, 1]
+
+
+def test_multibox_transform_loc():
+    cls = np.array([[[0.0, 2.0], [1.0, 0.0]]], "float32")
+    loc = np.array([[0.5, 0.0, 0.0, 0.0, 0.0, 0.0, np.log(2), 0.0]], "float32")
+    anchor = np.array([[[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 2.0, 2.0]]], "float32")
+    boxes, scores = compute("vision.multibox_transform_loc", cls, loc, anchor)
+    # anchor 0 moved right by half its width; anchor 1 twice as wide
+    np.testing.assert_allclose(boxes[0, 0], [0.0, 0.5, 1.0, 1.5])
+    np.testing.assert_allclose(boxes[0, 1], [0.0, -1.0, 2.0, 3.0], rtol=1e-6)
+    np.testing.assert_allclose(scores.sum(axis=1), 1.0, rtol=1e-6)
+    fails("SI-vision-multibox-1", "vision.multibox_transform_loc",
+          [tensor((1, 2, 2)), tensor((1, 6)), tensor((1, 2, 4))])
+    check_lowered(module('c: R.Tensor((2, 3, "n"), dtype="float32"), '
+                         'l: R.Tensor((2, "n * 4"), dtype="float32"), '
+                         'a: R.Tensor((1, "n", 4), dtype="float32")',
+                         "y = R.vision.multibox_transform_loc(c, l, a, clip=True, "
+                         "threshold=0.2, keep_background=False)"),
+                  "relax.vision.multibox_transform_loc")
