@@ -361,6 +361,19 @@ def _vision_boxes():
          [trap([T_(boxes), T_(np.array([5], np.int32)), T_(ids)], "index_out_of_bounds")],
          ["relax.vision.non_max_suppression", "EXEC-vision-box-2"],
          "valid_count 5 of 4 anchors traps (TVM's sort reads past the row)")
+    # soft NMS: A first; B (IoU 0.95 < 0.99) decays by exp(-0.5 / 0.5 * 0.95^2) below C, D
+    iou = F32(3.8) / F32(4.0)
+    decayed = F32(0.8) * F32(np.exp(np.float64(F32(-1.0) * iou * iou)))
+    soft = np.array([[a, c, d, b_]], F32)
+    soft[0, 3, 1] = decayed
+    _add("non_max_suppression_soft", params,
+         "y = R.vision.non_max_suppression(d, v, i, iou_threshold=0.99, soft_nms_sigma=0.5, "
+         "score_threshold=0.1)",
+         [ok([T_(boxes), T_(count), T_(ids)],
+             [T_(soft), T_(np.array([[10, 12, 13, 11]], np.int32)),
+              T_(np.array([[4]], np.int32))], rtol=1e-6)],
+         ["relax.vision.non_max_suppression", "EXEC-vision-box-3"],
+         "soft NMS returns the decayed rows in the order chosen, their indices and count")
     _invalid("non_max_suppression_indices_int64",
              [("d", ann((1, 4, 6))), ("v", ann((1,), "int32")), ("i", ann((1, 4), "int64"))],
              "y = R.vision.non_max_suppression(d, v, i)", "SI-vision-box-2",

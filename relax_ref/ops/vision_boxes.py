@@ -185,7 +185,8 @@ def compute_nms(attrs, data, valid_count, indices):
                             if iou >= iou_thr:
                                 ids[j] = -1
                             else:
-                                rows[j, si_] = rows[j, si_] * np.exp(scale * iou * iou)
+                                decay = dt(np.exp(np.float64(scale * iou * iou)))
+                                rows[j, si_] = rows[j, si_] * decay  # exp rounded once
                                 if rows[j, si_] <= thresh:
                                     ids[j] = -1
                     nv += 1
