@@ -12,7 +12,8 @@ StaticPlanBlockMemory.
 
 A workspace is a buffer the root block of a PrimFunc allocates in global scope. TVM
 0.27's pass of this name lifts only the ``WorkspaceSize`` that external codegen
-functions declare; ours lifts TIR's own, which is what the paper describes.
+functions declare; ours does that as TVM does (``codegen_workspaces``) and then lifts
+TIR's own, which is what the paper describes.
 """
 from __future__ import annotations
 
@@ -24,11 +25,11 @@ from relax_ref.ir.dtype import HANDLE, INT64
 from relax_ref.semantics.normalize import normalize
 from relax_ref.solver.expr_utils import substitute
 
+from .call_tir_rewrite import alloc_tensor_call
 from .lowering_stages import fuzz_inputs_for
 from .registry import register_pass
 from .rewrite import Rewriter, finish
 
-BUILTIN_ALLOC_TENSOR = rx.Op("relax.builtin.alloc_tensor")
 
 
 def workspaces(func: tir.PrimFunc) -> tuple[tir.Buffer, ...]:
@@ -145,10 +146,8 @@ class _Rewrite(Rewriter):
         allocs, extra = [], []
         for buf in self.plan[v.op.name_hint]:
             var = rx.Var(buf.name, None, span=v.span)
-            allocs.append(rx.VarBinding(var, rx.Call(BUILTIN_ALLOC_TENSOR, (
-                rx.ShapeExpr(_shape_at(buf, env)), rx.DataTypeImm(buf.dtype),
-                rx.PrimValue(P.IntImm(0, INT64)), rx.StringImm("global")), span=v.span),
-                span=v.span))
+            sinfo = si.TensorStructInfo(_shape_at(buf, env), buf.dtype)
+            allocs.append(rx.VarBinding(var, alloc_tensor_call(sinfo), span=v.span))
             extra.append(var)
         call = rx.Call(v.op, tuple(self.expr(a) for a in v.args) + tuple(extra), v.attrs,
                        v.sinfo_args, span=v.span)
@@ -161,14 +160,152 @@ class _Rewrite(Rewriter):
         return _lifted_prim_func(func, self.plan[name]) if name in self.plan else func
 
 
+# -- external codegen's WorkspaceSize (TVM 0.27's contract) ---------------------------------
+
+UINT8 = "uint8"
+
+
+def _is_extern(f: rx.Function) -> bool:
+    return f.attrs.get("Codegen") is not None or f.attrs.get("Composite") is not None
+
+
+def _workspace_sinfo(size: int) -> si.TensorStructInfo:
+    from relax_ref.ir.dtype import parse_dtype
+
+    return si.TensorStructInfo((P.IntImm(size, INT64),), parse_dtype(UINT8))
+
+
+class _CodegenRewrite(Rewriter):
+    """PASS-workspace-7: inside a codegen function, each local Composite function with a
+    WorkspaceSize takes the workspace last, and each call of one passes it."""
+
+    def __init__(self, workspace: rx.Var, size: int):
+        super().__init__()
+        self.workspace, self.size = workspace, size
+        self.composites: set[int] = set()
+        self.ok = True
+
+    def binding(self, b: rx.Binding) -> list[rx.Binding]:
+        v = b.value
+        if isinstance(v, rx.Function) and v.attrs.get("Composite") is not None:
+            if v.attrs.get("WorkspaceSize") is None:
+                self.ok = False  # TVM would pass the workspace to a function without it
+                return [b]
+            param = rx.Var("workspace", _workspace_sinfo(self.size))
+            func = rx.Function(v.params + (param,), v.body, v.ret_struct_info, v.is_pure,
+                               v.attrs.without("WorkspaceSize"), v.is_private, span=v.span)
+            self.composites.add(id(b.var))
+            var = rx.Var(b.var.name_hint, None, span=b.var.span)  # its type changed
+            self.var_map[id(b.var)] = var
+            return [rx.VarBinding(var, func, span=b.span)]
+        if isinstance(v, rx.Call) and isinstance(v.op, rx.Var) and id(v.op) in self.composites:
+            call = rx.Call(self.use(v.op), tuple(self.expr(a) for a in v.args) + (self.workspace,),
+                           v.attrs, v.sinfo_args, span=v.span)
+            return [type(b)(b.var, call, b.struct_info, span=b.span)
+                    if isinstance(b, rx.MatchCast) else rx.VarBinding(b.var, call, span=b.span)]
+        return super().binding(b)
+
+
+class _CallerRewrite(Rewriter):
+    """PASS-workspace-7: a caller allocates the workspace at the start of its first
+    dataflow block and passes it to every call of a rewritten codegen function."""
+
+    def __init__(self, renamed: dict[str, str], size: int):
+        super().__init__()
+        self.renamed, self.size = renamed, size
+        self.workspace: rx.Var | None = None
+        self.active = False  # inside the dataflow block that allocated the workspace
+        self.ok = True
+
+    def function(self, func: rx.Function) -> rx.Function:
+        saved = self.workspace, self.active
+        self.workspace, self.active = None, False
+        try:
+            return super().function(func)
+        finally:
+            self.workspace, self.active = saved
+
+    def block(self, block: rx.BindingBlock) -> rx.BindingBlock | None:
+        if not isinstance(block, rx.DataflowBlock) or self.workspace is not None:
+            return super().block(block)
+        self.workspace = rx.DataflowVar("workspace_main", None)
+        alloc = rx.VarBinding(self.workspace, alloc_tensor_call(_workspace_sinfo(self.size)))
+        self.active = True
+        try:
+            new = super().block(block) or block
+        finally:
+            self.active = False
+        return type(block)((alloc,) + new.bindings, span=block.span)
+
+    def expr(self, e: rx.Expr) -> rx.Expr:
+        if isinstance(e, rx.GlobalVar) and e.name_hint in self.renamed:
+            return rx.GlobalVar(self.renamed[e.name_hint], span=e.span)
+        return super().expr(e)
+
+    def call(self, e: rx.Call) -> rx.Expr:
+        if isinstance(e.op, rx.GlobalVar) and e.op.name_hint in self.renamed:
+            if not self.active:
+                # outside the first dataflow block, where the workspace is not in
+                # scope: TVM's pass fails or makes an ill-formed module; ours declines
+                self.ok = False
+                return e
+            return rx.Call(rx.GlobalVar(self.renamed[e.op.name_hint], span=e.op.span),
+                           tuple(self.expr(a) for a in e.args) + (self.workspace,), e.attrs,
+                           e.sinfo_args, span=e.span)
+        return super().call(e)
+
+
+def codegen_workspaces(mod: rx.IRModule) -> rx.IRModule:
+    """PASS-workspace-7: TVM 0.27's AllocateWorkspace: the largest ``WorkspaceSize`` of
+    the module's functions becomes one uint8 tensor each caller allocates and passes to
+    each codegen function (renamed, as TVM re-adds it) and on to its composites."""
+    sizes = [int(getattr(f.attrs.get("WorkspaceSize"), "value", f.attrs.get("WorkspaceSize")))
+             for f in mod.functions.values()
+             if isinstance(f, rx.Function) and f.attrs.get("WorkspaceSize") is not None]
+    size = max(sizes, default=0)
+    if size <= 0:
+        return mod
+    funcs: dict = {}
+    renamed: dict[str, str] = {}
+    for name, f in mod.functions.items():
+        if not (isinstance(f, rx.Function) and f.attrs.get("WorkspaceSize") is not None
+                and _is_extern(f)):
+            continue
+        param = rx.Var("workspace", _workspace_sinfo(size))
+        inner = _CodegenRewrite(param, size)
+        body = inner.seq(f.body)
+        if not inner.ok:
+            return mod
+        new_name, k = name, 0
+        while new_name in mod.functions or new_name in funcs:
+            k += 1
+            new_name = f"{name}{k}"
+        renamed[name] = new_name
+        attrs = f.attrs.without("WorkspaceSize").without("global_symbol")  # public: its name
+        funcs[new_name] = rx.Function(f.params + (param,), body, f.ret_struct_info, f.is_pure,
+                                      attrs, f.is_private, span=f.span)
+    callers = _CallerRewrite(renamed, size)
+    out: dict = {}
+    for name, f in mod.functions.items():
+        if name not in renamed:
+            out[name] = callers.function(f) \
+                if isinstance(f, rx.Function) and not _is_extern(f) else f
+    if not callers.ok:
+        return mod
+    out.update(funcs)  # last, as TVM adds them
+    return mod.with_functions(out)
+
+
 @register_pass("AllocateWorkspace", exact=True, fuzz_inputs=fuzz_inputs_for("StaticPlanBlockMemory"))
 def allocate_workspace(mod: rx.IRModule) -> rx.IRModule:
-    """PASS-workspace-1..5: each global buffer a kernel's root block allocates becomes
+    """PASS-workspace-1..7: TVM's lifting of codegen functions' WorkspaceSize, then
+    ours of TIR workspaces: each global buffer a kernel's root block allocates becomes
     its last parameter, and each call of the kernel allocates it with
     R.builtin.alloc_tensor just before the call, so StaticPlanBlockMemory may place it
     in reused storage. Runs between CallTIRRewrite and StaticPlanBlockMemory."""
     mod = normalize(mod)
-    plan = _plan(mod)
-    if not plan:
-        return mod
-    return finish(_Rewrite(mod, plan).module(mod))
+    lifted = codegen_workspaces(mod)
+    plan = _plan(lifted)
+    if plan:
+        lifted = _Rewrite(lifted, plan).module(lifted)
+    return mod if lifted is mod else finish(lifted)

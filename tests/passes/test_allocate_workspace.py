@@ -1,7 +1,7 @@
 """AllocateWorkspace: a kernel's global scratch buffer becomes a graph-level allocation
 (both forms run in the TIR interpreter), StaticPlanBlockMemory then reuses its storage,
-where the pass declines, and TVM's pass of the name (which lifts only external codegen's
-workspaces) on the same input."""
+where the pass declines; external codegen's WorkspaceSize as TVM's pass of the name
+lifts it, and TVM's pass on the same inputs."""
 from __future__ import annotations
 
 from relax_ref.ir import relax as rx
@@ -151,6 +151,77 @@ def test_local_scratch_stays_in_the_kernel():
     out = WORKSPACE(mod)
     assert len(out.functions["twice_inc"].params) == 2
     check_pass(WORKSPACE, mod)
+
+
+# An external codegen function declaring the scratch memory its library call needs.
+CODEGEN = '''
+@I.ir_module
+class Module:
+    @R.function
+    def ext_scale(x: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float32"):
+        R.func_attr({"Codegen": "mylib", "WorkspaceSize": 256})
+
+        @R.function
+        def body(y: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float32"):
+            R.func_attr({"Composite": "mylib.scale", "Primitive": True, "WorkspaceSize": 256})
+            with R.dataflow():
+                z = R.multiply(y, R.const(3.0, "float32"))
+                R.output(z)
+            return z
+
+        out = body(x)
+        return out
+
+    @R.function
+    def main(x: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float32"):
+        cls = Module
+        with R.dataflow():
+            a = cls.ext_scale(x)
+            b = R.add(a, x)
+            R.output(b)
+        return b
+'''
+
+
+def test_codegen_workspace_size_becomes_one_allocation_passed_down():
+    # PASS-workspace-7 (TVM's contract): main allocates 256 bytes at the start of its
+    # dataflow block and passes them to the codegen function (renamed ext_scale1, as
+    # TVM re-adds it), which passes them on to its composite.
+    mod = parse(CODEGEN)
+    out = WORKSPACE(mod)
+    assert "ext_scale" not in out.functions
+    ext = out.functions["ext_scale1"]
+    assert [p.name_hint for p in ext.params] == ["x", "workspace"]
+    assert "WorkspaceSize" not in ext.attrs
+    first = out.functions["main"].body.blocks[0].bindings[0]
+    assert first.var.name_hint == "workspace_main"
+    assert first.value.op.name == "relax.builtin.alloc_tensor"
+    check_pass(WORKSPACE, mod)
+
+
+def test_codegen_call_outside_dataflow_declines():
+    # The workspace lives in main's first dataflow block: a call outside it cannot see
+    # it (TVM's pass stops on such a module).
+    text = CODEGEN.replace("""        with R.dataflow():
+            a = cls.ext_scale(x)
+            b = R.add(a, x)
+            R.output(b)
+        return b""", """        a = cls.ext_scale(x)
+        with R.dataflow():
+            b = R.add(a, x)
+            R.output(b)
+        return b""")
+    mod = parse(text)
+    assert "ext_scale" in WORKSPACE(mod).functions
+
+
+@needs_tvm
+def test_codegen_workspace_as_tvm_makes_it():
+    from relax_ref.ir.equal import assert_structural_equal
+    from relax_ref.semantics.normalize import normalize
+
+    mod = parse(CODEGEN)
+    assert_structural_equal(normalize(WORKSPACE(mod)), tvm_pass("AllocateWorkspace", mod))
 
 
 @needs_tvm
