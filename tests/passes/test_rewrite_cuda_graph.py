@@ -239,3 +239,17 @@ def test_replays_on_random_programs_compute_what_the_input_computes():
                 _same(want, after.run(name, args))
         replayed += after.vm_state.get("cuda_graph", {}).get("replayed", 0)
     assert replayed > 0
+
+
+def test_bounded_symbolic_shapes_cache_storages_but_capture_nothing():
+    # With n <= 16 the planned storages have static sizes and are cached; the tensors
+    # in them still have symbolic shapes, so no launch is captured (TVM 0.27 alike).
+    text = CHAIN.replace('R.Tensor((2, 4), "float32")', 'R.Tensor(("n", 4), "float32")') \
+        .replace("        with R.dataflow():",
+                 '        R.func_attr({"tir_var_upper_bound": {"n": 16}})\n'
+                 "        with R.dataflow():", 1)
+    mod = at_stage("RewriteCUDAGraph", text)
+    out = CUDA_GRAPH(mod)
+    assert len(_builtin_calls(out, "vm.builtin.cuda_graph.get_cached_alloc")) == 1
+    assert not _builtin_calls(out, "vm.builtin.cuda_graph.run_or_capture")
+    check_pass(CUDA_GRAPH, mod)
