@@ -265,6 +265,82 @@ def _legalize_roi_pool(ctx):
     return ctx.call_te(te.compute(shape, final, name="T_roi_pool"), "roi_pool")
 
 
+def _legalize_roi_align(ctx):
+    """TE-leg-vision-3: topi's roi_align for a fixed grid (sample_ratio > 0): one stage,
+    a sum (avg, each sample divided by the count) or max reduction over the grid of
+    bilinear samples, each neighbour read only where it lies in the image. An adaptive
+    grid (sample_ratio <= 0) has extents read from rois: declined."""
+    ratio = ctx.attr("sample_ratio")
+    if ratio <= 0:
+        raise ctx.decline("an adaptive sampling grid has extents read from rois")
+    nhwc = ctx.attr("layout") == "NHWC"
+    data, rois = ctx.tensor(0, "data"), ctx.tensor(1, "rois")
+    if nhwc:
+        _, h, w, c = data.shape
+    else:
+        _, c, h, w = data.shape
+    ph_n, pw_n = ctx.attr("pooled_size")
+    dt = rois.dtype
+    scale = te.const(ctx.attr("spatial_scale"), dt)
+    half, zero, one = te.const(0.5, dt), te.const(0.0, dt), te.const(1.0, dt)
+    grid = te.const(float(ratio), dt)
+    count = te.const(float(ratio * ratio), dt)
+    hf, wf = te.cast(dt, h), te.cast(dt, w)
+    aligned, avg = ctx.attr("aligned"), ctx.attr("mode") == "avg"
+    ry, rx = te.reduce_axis((0, ratio), "rh"), te.reduce_axis((0, ratio), "rw")
+
+    def lt(a, b):
+        return P.LT(a, b, BOOL)
+
+    def read(bi, ci, yp, xp):
+        return data[bi, yp, xp, ci] if nhwc else data[bi, ci, yp, xp]
+
+    def bilinear(bi, ci, y, x):
+        outside = te.any_of(lt(y, te.const(-1.0, dt)), lt(x, te.const(-1.0, dt)),
+                            lt(hf, y), lt(wf, x))
+        y = P.Min(_max(y, zero), te.cast(dt, h - 1), dt)
+        x = P.Min(_max(x, zero), te.cast(dt, w - 1), dt)
+        y0 = te.cast(INT32, te.call_intrin("floor", y))
+        x0 = te.cast(INT32, te.call_intrin("floor", x))
+        wy_h, wx_h = y - te.cast(dt, y0), x - te.cast(dt, x0)
+        wy_l, wx_l = one - wy_h, one - wx_h
+        val = None
+        for wx, xp in ((wx_l, x0), (wx_h, x0 + 1)):
+            for wy, yp in ((wy_l, y0), (wy_h, y0 + 1)):
+                inside = te.all_of(P.LE(te.const(0, INT32), yp, BOOL),
+                                   P.LE(yp, te.cast(INT32, h - 1), BOOL),
+                                   P.LE(te.const(0, INT32), xp, BOOL),
+                                   P.LE(xp, te.cast(INT32, w - 1), BOOL))
+                term = te.if_then_else(inside, wx * wy * read(bi, ci, yp, xp),
+                                       te.const(0.0, data.dtype))
+                val = term if val is None else val + term
+        return te.if_then_else(outside, te.const(0.0, data.dtype), val)
+
+    def cell(i, ci, p, q):
+        sw, sh = rois[i, 1] * scale, rois[i, 2] * scale
+        ew, eh = rois[i, 3] * scale, rois[i, 4] * scale
+        roi_h, roi_w = eh - sh, ew - sw
+        if not aligned:
+            roi_h, roi_w = _max(roi_h, one), _max(roi_w, one)
+        bin_h = te.div(roi_h, te.const(float(ph_n), dt))
+        bin_w = te.div(roi_w, te.const(float(pw_n), dt))
+        y0 = sh + te.cast(dt, p) * bin_h
+        x0 = sw + te.cast(dt, q) * bin_w
+        y = y0 + te.div((te.cast(dt, ry.var) + half) * bin_h, grid)
+        x = x0 + te.div((te.cast(dt, rx.var) + half) * bin_w, grid)
+        v = bilinear(te.cast(INT32, rois[i, 0]), ci, y, x)
+        if avg:
+            return te.sum(te.div(v, count), axis=[ry, rx])
+        return te.max(v, axis=[ry, rx])
+
+    if nhwc:
+        out = te.compute((rois.shape[0], ph_n, pw_n, c),
+                         lambda i, p, q, ci: cell(i, ci, p, q), name="T_roi_align")
+    else:
+        out = te.compute((rois.shape[0], c, ph_n, pw_n), cell, name="T_roi_align")
+    return ctx.call_te(out, "roi_align")
+
+
 _POOLED = Attr("pooled_size", convert=to_pooled_size)
 register(OpDef("relax.vision.roi_pool", (Operand("data"), Operand("rois")),
                (_POOLED, Attr("spatial_scale", convert=to_float),
@@ -277,4 +353,4 @@ register(OpDef("relax.vision.roi_align", (Operand("data"), Operand("rois")),
                 Attr("layout", "NCHW", one_of("NCHW", "NHWC")),
                 Attr("mode", "avg", one_of("avg", "max"))),
                deduce=deduce_roi_align, compute=compute_roi_align, family=FAMILY,
-               spec_rule="SI-vision-roi-2", dtypes="float"))
+               spec_rule="SI-vision-roi-2", dtypes="float", legalize=_legalize_roi_align))

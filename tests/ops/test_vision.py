@@ -67,6 +67,16 @@ def test_roi_pool_lowering():
     check_lowered(text, "relax.vision.roi_pool")
 
 
+@pytest.mark.parametrize("layout,extra", [("NCHW", ", sample_ratio=2"),
+                                          ("NHWC", ', sample_ratio=1, aligned=True, mode="max"')])
+def test_roi_align_lowering_with_a_fixed_grid(layout, extra):
+    shape = "(2, 2, 4, 5)" if layout == "NCHW" else "(2, 4, 5, 2)"
+    check_lowered(module(f'x: R.Tensor({shape}, dtype="float32"), '
+                         'r: R.Tensor(("r", 5), dtype="float32")',
+                         f"y = R.vision.roi_align(x, r, pooled_size=(2, 1), spatial_scale=0.5, "
+                         f'layout="{layout}"{extra})'), "relax.vision.roi_align")
+
+
 def test_roi_result_is_4d_when_shapes_are_unknown():
     s = deduce("vision.roi_align", [tensor(None), tensor(None)], pooled_size=2,
                spatial_scale=1.0)
