@@ -1,11 +1,13 @@
-"""Box ops of ``R.vision``: ``get_valid_counts`` and ``non_max_suppression``
+"""Box ops of ``R.vision``: ``get_valid_counts``, ``non_max_suppression`` and
+``all_class_non_max_suppression``
 (spec/ops/vision.md, family "vision").
 
 The semantics run topi's algorithms (python/tvm/topi/vision/nms.py) step by step on
 NumPy rows, in the data's float type, so results equal TVM's kernels: the same sort
 (stable, descending score), the same IoU formula and comparisons, the same -1 filling.
-TVM lowers these ops to imperative TIR (IRBuilder); relax_ref has no lowering for them
-yet (tests/test_ops_table.py NOT_LEGALIZED).
+TVM lowers these ops to imperative TIR (IRBuilder); relax_ref lowers get_valid_counts
+the same way (ops/vision_boxes_lowering.py) and not yet the two NMS ops
+(tests/test_ops_table.py NOT_LEGALIZED).
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import FLOAT32, INT32, INT64
 
 from .common import OpRuntimeError, fold_mul, int_const, provably_ne, tensor_arg
+from .vision_boxes_lowering import legalize_get_valid_counts
 from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, \
     to_float, to_int
 
@@ -229,7 +232,8 @@ register(OpDef("relax.vision.get_valid_counts", (Operand("data"),),
                (Attr("score_threshold", 0.0, to_float), Attr("id_index", 0, to_int),
                 Attr("score_index", 1, to_int)),
                deduce=deduce_get_valid_counts, compute=compute_get_valid_counts,
-               family=FAMILY, spec_rule="SI-vision-box-1", dtypes="float"))
+               family=FAMILY, spec_rule="SI-vision-box-1", dtypes="float",
+               legalize=legalize_get_valid_counts))
 register(OpDef("relax.vision.non_max_suppression",
                (Operand("data"), Operand("valid_count"), Operand("indices")),
                (Attr("max_output_size", -1, to_int), Attr("iou_threshold", 0.5, to_float),

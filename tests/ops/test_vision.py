@@ -119,6 +119,13 @@ def test_get_valid_counts_moves_valid_rows_up():
     assert idx.tolist() == [[1, 2, 3, -1]]
 
 
+@pytest.mark.parametrize("id_index", [0, -1])
+def test_get_valid_counts_lowering(id_index):
+    check_lowered(module('d: R.Tensor((2, "n", 6), dtype="float32")',
+                         f"y = R.vision.get_valid_counts(d, score_threshold=0.1, "
+                         f"id_index={id_index})"), "relax.vision.get_valid_counts")
+
+
 def test_hard_nms_suppresses_overlaps_of_one_class():
     ids = np.array([[13, 11, 10, 12]], "int32")
     box, count = compute("vision.non_max_suppression", BOXES, np.array([4], "int32"), ids)
