@@ -32,6 +32,11 @@ What the generated modules cover:
   and ``where``, ``matmul``, ``reshape`` that keeps symbolic relations
   (``(n, 4) -> (n * 4,) -> (n, 4)``), ``permute_dims``, ``sum``/``mean``/``max``/``min``
   with ``keepdims``, ``softmax``/``log_softmax``, ``concat``/``split``, ``astype``;
+- a call of any op with a call template (``call_templates.py``, taken from the
+  conformance suite's valid cases: conv2d, take, stack, resize2d, topk, ...), its
+  attributes as the case writes them, on values in scope of exactly the template's
+  operand types or on new parameters of those types, a tuple result possibly followed
+  by a ``TupleGetItem``;
 - tuples and ``TupleGetItem``; ``match_cast`` to fresh symbolic variables (``k0``...)
   that later bindings use;
 - calls of private helper functions (elementwise bodies over their own symbolic dims);
@@ -43,18 +48,22 @@ What the generated modules cover:
 
 Generated programs run without error for every value of the symbolic variables, with
 one exception on purpose: ``max``/``min`` over a zero-sized dim trap (EXEC-reduce-6),
-which checks that passes keep traps.
+which checks that passes keep traps. A template's integer operands (indices) are the
+case's own values as constants where random ones would trap, and its check runs it on
+random operands (``template_source.py``), so template calls rarely trap.
 
 Dims are tracked as canonical polynomials over the symbolic variables, so the generator
 knows which operands fit an op (equal dims, or a static 1 for broadcasting) without
 asking the deducer; the tests check that its annotations agree with deduction.
 
 Beside this module: ``choices.py`` (the sources of choices), ``dims.py`` (the dim
-polynomials), ``program.py`` (types, values, bindings, options) and ``op_tables.py`` (the
-elementwise ops, drawn from the registry's facts).
+polynomials), ``program.py`` (types, values, bindings, options), ``op_tables.py`` (the
+elementwise ops, drawn from the registry's facts) and ``call_templates.py`` (a valid call
+of every op with a valid conformance case).
 """
 from __future__ import annotations
 
+import re
 from typing import Callable, Sequence
 
 import numpy as np
@@ -66,6 +75,8 @@ from .dims import (
     Dim, broadcast, const, dim_add, dim_mul, dim_text, factorizations, product, static_value,
     sym,
 )
+from .call_templates import generator_type
+from .call_templates import usable as usable_templates
 from .op_tables import elementwise_ops
 from .program import (
     FLOATS, NUMERIC, Binding, Block, GenOptions, IfStmt, TensorType, TupleType, Value,
@@ -202,10 +213,35 @@ class _Generator:
         actions = (self.unary, self.binary, self.where, self.matmul, self.reshape,
                    self.permute, self.reduce, self.softmax, self.concat, self.split,
                    self.astype, self.make_tuple, self.get_item, self.match_cast,
-                   self.call_helper, self.call_tir, self.binary, self.reshape)
+                   self.call_helper, self.call_tir, self.binary, self.reshape,
+                   self.op_call, self.op_call)
         out = actions[self.c.index(len(actions))](scope)
         if not out:
             out = self.unary(scope) or self.astype(scope, force="float32")
+        return out
+
+    def op_call(self, scope: list[Value]) -> list[Binding]:
+        """A call of any op with a call template (``call_templates.py``): operands of
+        exactly the template's types from scope, else new parameters of those types."""
+        table = usable_templates()
+        if not table:
+            return []
+        name, templates = table[self.c.index(len(table))]
+        tpl = templates[self.c.index(len(templates))]
+        names: list[str] = []
+        for t in tpl.operands:
+            want = generator_type(t)
+            v = None if self.c.boolean(30) else self.pick(scope, lambda v: v.type == want)
+            v = v or self.new_param(want, scope)
+            if v is None:
+                return []
+            names.append(v.name)
+        rhs = re.sub(r"\$(\d+)", lambda m: names[int(m.group(1))], tpl.call)
+        out = [self.binding(rhs, generator_type(tpl.result), names)]
+        fields = getattr(out[0].type, "fields", None)
+        if fields and self.c.boolean(70):
+            i = self.c.index(len(fields))
+            out.append(self.binding(f"{out[0].var}[{i}]", fields[i], [out[0].var]))
         return out
 
     def unary(self, scope: list[Value]) -> list[Binding]:
@@ -455,7 +491,7 @@ class _Generator:
         src = x.type.dtype
         targets = {"float32": ("float16", "float32"), "float16": ("float32", "float16"),
                    "int32": ("float32", "float16", "int32"),
-                   "bool": ("float32", "int32")}[src]
+                   "bool": ("float32", "int32")}.get(src, ("float32",))
         dtype = force or self.c.pick(targets)
         return [self.binding(f'R.astype({x.name}, dtype="{dtype}")',
                              TensorType(x.type.shape, dtype), [x.name])]
