@@ -109,10 +109,10 @@ def symbolic_vars(func: tir.PrimFunc) -> list[P.Var]:
 
 
 def random_args(func: tir.PrimFunc, rng, sizes: dict[str, int] | None = None,
-                ints: tuple[int, int] = (-5, 5)) -> list:
+                ints: tuple[int, int] = (-5, 5), unit_floats: bool = False) -> list:
     """Arrays (and scalars) for ``func``: each symbolic variable takes ``sizes[name]``
-    (default 3); floats standard normal, integers in ``ints`` (unsigned ones in
-    [max(lo, 0), hi) at least 0..1)."""
+    (default 3); floats standard normal (or, ``unit_floats``, in [0, 1)), integers in
+    ``ints`` (unsigned ones in [max(lo, 0), hi) at least 0..1)."""
     env = {v: (sizes or {}).get(v.name, 3) for v in symbolic_vars(func)}
     buffers = dict(func.buffer_map)
     args: list = []
@@ -124,7 +124,8 @@ def random_args(func: tir.PrimFunc, rng, sizes: dict[str, int] | None = None,
         shape = tuple(int(evaluate_int(d, env)) for d in b.shape)
         dt = str(b.dtype)
         if dt.startswith(("float", "bfloat")):
-            args.append(rng.standard_normal(shape).astype(dt))
+            values = rng.random(shape) if unit_floats else rng.standard_normal(shape)
+            args.append(values.astype(dt))
         elif dt == "bool":
             args.append(rng.integers(0, 2, shape).astype(bool))
         else:
@@ -150,14 +151,15 @@ def reference(func: tir.PrimFunc, args: list) -> list | None:
 
 
 #: Integer ranges tried in turn until the interpreter runs without a trap: any small
-#: value; no zero divisor, negative index or out-of-range shift; only index 0; only 1.
-INT_RANGES = ((-5, 5), (1, 4), (0, 1), (1, 2))
+#: value; no zero divisor, negative index or out-of-range shift; only index 0; only 1;
+#: then index 0 with floats in [0, 1) (a float used as an index, e.g. a batch number).
+INT_RANGES = ((-5, 5), (1, 4), (0, 1), (1, 2), (0, 1, "unit floats"))
 
 
 def args_and_reference(func: tir.PrimFunc, rng, sizes=None):
     """Random arguments the interpreter runs without a trap, and its result."""
     for ints in INT_RANGES:
-        args = random_args(func, rng, sizes, ints)
+        args = random_args(func, rng, sizes, ints[:2], unit_floats=len(ints) > 2)
         ref = reference(func, args)
         if ref is not None:
             return args, ref
