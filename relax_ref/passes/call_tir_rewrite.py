@@ -22,20 +22,14 @@ from relax_ref.ir.call_kinds import call_kind
 from relax_ref.ir.dtype import INT64
 from relax_ref.ir.uses import stored_storage
 from relax_ref.semantics.normalize import normalize
-from relax_ref.semantics.well_formed import FORCE_PURE
 
 from .lowering_stages import fuzz_inputs_for
 from .registry import register_pass
-from .rewrite import Rewriter, finish
+from .rewrite import EffectScopeRewriter, finish
 
 #: PASS-call-tir-rw-1: the calls the pass lowers (TVM's set; call_tir_with_grad is not one).
 REWRITTEN = ("relax.call_tir", "relax.call_tir_inplace", "relax.call_dps_packed")
 ALLOC_TENSOR = rx.Op("relax.builtin.alloc_tensor")
-
-
-def may_have_effects(func: rx.Function) -> bool:
-    """Whether ``func``'s ordinary blocks may hold impure calls (WF-pure-2..3)."""
-    return not func.is_pure or func.attrs.get(FORCE_PURE) is True
 
 
 def alloc_tensor_call(sinfo: si.TensorStructInfo) -> rx.Call:
@@ -58,29 +52,11 @@ def _writes_inputs(func: tir.PrimFunc, inputs: int, allowed: set[int]) -> bool:
     return False
 
 
-class _CallTIRRewrite(Rewriter):
+class _CallTIRRewrite(EffectScopeRewriter):
     def __init__(self, mod: rx.IRModule) -> None:
         super().__init__()
         self.mod = mod
-        self.effects_allowed = False
-        self.in_dataflow = False
         self.read_only: set[int] = set()  # variables that may hold a constant's data
-
-    def function(self, func: rx.Function) -> rx.Function:
-        saved = self.effects_allowed, self.in_dataflow
-        self.effects_allowed, self.in_dataflow = may_have_effects(func), False
-        try:
-            return super().function(func)
-        finally:
-            self.effects_allowed, self.in_dataflow = saved
-
-    def block(self, block: rx.BindingBlock):
-        saved = self.in_dataflow
-        self.in_dataflow = isinstance(block, rx.DataflowBlock)
-        try:
-            return super().block(block)
-        finally:
-            self.in_dataflow = saved
 
     def binding(self, b: rx.Binding) -> list[rx.Binding]:
         value = b.value

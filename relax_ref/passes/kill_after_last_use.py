@@ -16,11 +16,10 @@ from relax_ref.ir import tir
 from relax_ref.ir.uses import variable_uses
 from relax_ref.semantics.normalize import normalize
 
-from .call_tir_rewrite import may_have_effects
 from .canonicalize_bindings import canonicalize_bindings
 from .lowering_stages import fuzz_inputs_for
 from .registry import register_pass
-from .rewrite import Rewriter, finish
+from .rewrite import EffectScopeRewriter, finish
 
 TENSOR_ALLOCS = ("relax.builtin.alloc_tensor", "relax.memory.alloc_tensor",
                  "relax.vm.alloc_tensor")
@@ -132,19 +131,10 @@ class _Seq:
         return max([last, *ends.values()])
 
 
-class _KillAfterLastUse(Rewriter):
+class _KillAfterLastUse(EffectScopeRewriter):
     def __init__(self, mod: rx.IRModule) -> None:
         super().__init__()
         self.mod = mod
-        self.effects_allowed = False
-
-    def function(self, func: rx.Function) -> rx.Function:
-        saved = self.effects_allowed
-        self.effects_allowed = may_have_effects(func)
-        try:
-            return super().function(func)
-        finally:
-            self.effects_allowed = saved
 
     def seq(self, s: rx.SeqExpr) -> rx.SeqExpr:
         s = super().seq(s)

@@ -19,11 +19,10 @@ from relax_ref.ir.dtype import INT64
 from relax_ref.semantics.normalize import normalize
 from relax_ref.solver.analyzer import Analyzer
 
-from .call_tir_rewrite import may_have_effects
 from .lower_alloc_tensor import UINT8
 from .lowering_stages import fuzz_inputs_for
 from .registry import register_pass
-from .rewrite import Rewriter, finish
+from .rewrite import EffectScopeRewriter, finish
 
 VM_ALLOC_STORAGE = rx.Op("relax.vm.alloc_storage")
 VM_ALLOC_TENSOR = rx.Op("relax.vm.alloc_tensor")
@@ -49,27 +48,7 @@ def _same_size(e: rx.Call) -> bool:
     return Analyzer().prove_equal(count(src.shape), count(dst.shape))
 
 
-class _LowerRuntimeBuiltin(Rewriter):
-    def __init__(self) -> None:
-        super().__init__()
-        self.effects_allowed = False
-        self.in_dataflow = False
-
-    def function(self, func: rx.Function) -> rx.Function:
-        saved = self.effects_allowed, self.in_dataflow
-        self.effects_allowed, self.in_dataflow = may_have_effects(func), False
-        try:
-            return super().function(func)
-        finally:
-            self.effects_allowed, self.in_dataflow = saved
-
-    def block(self, block: rx.BindingBlock):
-        saved = self.in_dataflow
-        self.in_dataflow = isinstance(block, rx.DataflowBlock)
-        try:
-            return super().block(block)
-        finally:
-            self.in_dataflow = saved
+class _LowerRuntimeBuiltin(EffectScopeRewriter):
 
     def call(self, e: rx.Call) -> rx.Expr:
         new = super().call(e)

@@ -24,33 +24,16 @@ from relax_ref.ir.call_kinds import call_kind
 from relax_ref.semantics.well_formed import FORCE_PURE
 
 from .registry import register_pass
-from .rewrite import Rewriter, finish
+from .rewrite import EffectScopeRewriter, finish
 
 
-class _RemovePurity(Rewriter):
-    def __init__(self) -> None:
-        super().__init__()
-        self.in_dataflow = False
-
+class _RemovePurity(EffectScopeRewriter):
     def function(self, func: rx.Function) -> rx.Function:
-        saved = self.in_dataflow
-        self.in_dataflow = False
-        try:
-            new = super().function(func)
-        finally:
-            self.in_dataflow = saved
+        new = super().function(func)
         if not func.is_pure or new.attrs.get(FORCE_PURE) is True:
             return new
         return rx.Function(new.params, new.body, new.ret_struct_info, new.is_pure,
                            new.attrs.with_item(FORCE_PURE, True), new.is_private, span=new.span)
-
-    def block(self, block: rx.BindingBlock):
-        saved = self.in_dataflow
-        self.in_dataflow = isinstance(block, rx.DataflowBlock)
-        try:
-            return super().block(block)
-        finally:
-            self.in_dataflow = saved
 
     def call(self, e: rx.Call) -> rx.Expr:
         new = super().call(e)

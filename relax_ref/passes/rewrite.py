@@ -125,6 +125,41 @@ class Rewriter:
         return rx.Call(op, args, e.attrs, e.sinfo_args, span=e.span)
 
 
+def may_have_effects(func: rx.Function) -> bool:
+    """Whether ``func``'s ordinary blocks may hold impure calls (WF-pure-2..3)."""
+    from relax_ref.semantics.well_formed import FORCE_PURE
+
+    return not func.is_pure or func.attrs.get(FORCE_PURE) is True
+
+
+class EffectScopeRewriter(Rewriter):
+    """A Rewriter that knows, at each binding, whether an effect may go there: inside a
+    function that may have effects (``effects_allowed``) and outside dataflow blocks
+    (``in_dataflow``), WF-pure-2..3. The lowering passes that introduce effects
+    (allocations, kills, packed calls) rewrite only where both allow it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.effects_allowed = False
+        self.in_dataflow = False
+
+    def function(self, func: rx.Function) -> rx.Function:
+        saved = self.effects_allowed, self.in_dataflow
+        self.effects_allowed, self.in_dataflow = may_have_effects(func), False
+        try:
+            return super().function(func)
+        finally:
+            self.effects_allowed, self.in_dataflow = saved
+
+    def block(self, block: rx.BindingBlock) -> rx.BindingBlock | None:
+        saved = self.in_dataflow
+        self.in_dataflow = isinstance(block, rx.DataflowBlock)
+        try:
+            return super().block(block)
+        finally:
+            self.in_dataflow = saved
+
+
 class RetypingRewriter(Rewriter):
     """A Rewriter under which a variable binding whose value changed binds a fresh
     variable without struct info, so that ``finish`` deduces it from the new value

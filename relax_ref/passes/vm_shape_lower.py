@@ -28,11 +28,10 @@ from relax_ref.solver.analyzer import Analyzer
 from relax_ref.solver.expr_utils import structural_key, substitute
 
 from .added_functions import AddedFunctions
-from .call_tir_rewrite import may_have_effects
 from .compute_prim_value import HOST_FUNC
 from .lowering_stages import fuzz_inputs_for
 from .registry import register_pass
-from .rewrite import Rewriter, finish
+from .rewrite import Rewriter, finish, may_have_effects
 from .tir_merge import free_vars
 
 VOID = si.TupleStructInfo(())
