@@ -346,11 +346,11 @@ register(OpDef("relax.vision.roi_pool", (Operand("data"), Operand("rois")),
                (_POOLED, Attr("spatial_scale", convert=to_float),
                 Attr("layout", "NCHW", one_of("NCHW", "NHWC"))),
                deduce=deduce_roi_pool, compute=compute_roi_pool, family=FAMILY,
-               spec_rule="SI-vision-roi-1", dtypes="float", legalize=_legalize_roi_pool))
+               spec_rule="SI-vision-roi-1", legalize=_legalize_roi_pool))
 register(OpDef("relax.vision.roi_align", (Operand("data"), Operand("rois")),
                (_POOLED, Attr("spatial_scale", convert=to_float),
                 Attr("sample_ratio", -1, to_int), Attr("aligned", False, to_bool),
                 Attr("layout", "NCHW", one_of("NCHW", "NHWC")),
                 Attr("mode", "avg", one_of("avg", "max"))),
                deduce=deduce_roi_align, compute=compute_roi_align, family=FAMILY,
-               spec_rule="SI-vision-roi-2", dtypes="float", legalize=_legalize_roi_align))
+               spec_rule="SI-vision-roi-2", legalize=_legalize_roi_align))

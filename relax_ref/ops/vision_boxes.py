@@ -232,7 +232,7 @@ register(OpDef("relax.vision.get_valid_counts", (Operand("data"),),
                (Attr("score_threshold", 0.0, to_float), Attr("id_index", 0, to_int),
                 Attr("score_index", 1, to_int)),
                deduce=deduce_get_valid_counts, compute=compute_get_valid_counts,
-               family=FAMILY, spec_rule="SI-vision-box-1", dtypes="float",
+               family=FAMILY, spec_rule="SI-vision-box-1",
                legalize=legalize_get_valid_counts))
 register(OpDef("relax.vision.non_max_suppression",
                (Operand("data"), Operand("valid_count"), Operand("indices")),
@@ -243,7 +243,7 @@ register(OpDef("relax.vision.non_max_suppression",
                 Attr("invalid_to_bottom", False, to_bool),
                 Attr("soft_nms_sigma", 0.0, to_float), Attr("score_threshold", 0.0, to_float)),
                deduce=deduce_nms, compute=compute_nms, family=FAMILY,
-               spec_rule="SI-vision-box-2", dtypes="float"))
+               spec_rule="SI-vision-box-2"))
 
 
 # -- all_class_non_max_suppression ------------------------------------------------------------------

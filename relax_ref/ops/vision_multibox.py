@@ -145,4 +145,4 @@ register(OpDef("relax.vision.multibox_transform_loc",
                 Attr("variances", (1.0, 1.0, 1.0, 1.0), to_variances),
                 Attr("keep_background", True, to_bool)),
                deduce=deduce_multibox, compute=compute_multibox, family=FAMILY,
-               spec_rule=RULE, dtypes="float", legalize=_legalize_multibox))
+               spec_rule=RULE, legalize=_legalize_multibox))
