@@ -15,6 +15,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir.attr_values import IndexMap, Target, VDevice
 from relax_ref.ir.call_kinds import call_kind
 from relax_ref.ir.dtype import INT64, DataType, DTypeError, parse_dtype
+from relax_ref.ir.equal import structural_equal
 from relax_ref.ir.text import (INDENT, Names, PrimPrinter, PrintError, TextContext,
                                identifier, python_float, quote, same_expr)
 
@@ -143,11 +144,16 @@ class RelaxPrinter(PrimPrinter):
                 and isinstance(var, rx.DataflowVar) == dataflow:
             out.append(pad + self.expr(value))
             return None
-        return self._assign(var, self.expr(value, top=True), pad, out)
+        deduced = _holds_prim_value(var.struct_info) and value.struct_info is not None \
+            and structural_equal(var.struct_info, value.struct_info)
+        return self._assign(var, self.expr(value, top=True), pad, out, annotate=not deduced)
 
-    def _assign(self, var: rx.Var, value: str, pad: str, out: list[str]) -> str:
+    def _assign(self, var: rx.Var, value: str, pad: str, out: list[str],
+                annotate: bool = True) -> str:
+        """PRINT-prim-3: ``annotate=False`` leaves the annotation out."""
         name = self.names.define(var, var.name_hint)
-        ann = f": {self.struct_info(var.struct_info)}" if var.struct_info is not None else ""
+        ann = f": {self.struct_info(var.struct_info)}" \
+            if annotate and var.struct_info is not None else ""
         out.append(f"{pad}{name}{ann} = {value}")
         return name
 
@@ -472,3 +478,12 @@ def _names_dtype(text: str) -> bool:
     except DTypeError:
         return False
     return True
+
+
+def _holds_prim_value(s: si.StructInfo | None) -> bool:
+    """Whether ``s`` mentions ``R.Prim(value=...)``, which TVM 0.27 cannot read."""
+    if isinstance(s, si.PrimStructInfo):
+        return s.value is not None
+    if isinstance(s, si.TupleStructInfo):
+        return any(_holds_prim_value(f) for f in s.fields)
+    return False
