@@ -6,8 +6,8 @@ The semantics run topi's algorithms (python/tvm/topi/vision/nms.py) step by step
 NumPy rows, in the data's float type, so results equal TVM's kernels: the same sort
 (stable, descending score), the same IoU formula and comparisons, the same -1 filling.
 TVM lowers these ops to imperative TIR (IRBuilder); relax_ref lowers get_valid_counts
-the same way (ops/vision_boxes_lowering.py) and not yet the two NMS ops
-(tests/test_ops_table.py NOT_LEGALIZED).
+and hard NMS the same way (ops/vision_boxes_lowering.py), not yet soft NMS or the
+all-class op (tests/test_ops_table.py NOT_LEGALIZED).
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import FLOAT32, INT32, INT64
 
 from .common import OpRuntimeError, fold_mul, int_const, provably_ne, tensor_arg
-from .vision_boxes_lowering import legalize_get_valid_counts
+from .vision_boxes_lowering import legalize_get_valid_counts, legalize_nms
 from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, \
     to_float, to_int
 
@@ -243,7 +243,7 @@ register(OpDef("relax.vision.non_max_suppression",
                 Attr("invalid_to_bottom", False, to_bool),
                 Attr("soft_nms_sigma", 0.0, to_float), Attr("score_threshold", 0.0, to_float)),
                deduce=deduce_nms, compute=compute_nms, family=FAMILY,
-               spec_rule="SI-vision-box-2"))
+               spec_rule="SI-vision-box-2", legalize=legalize_nms))
 
 
 # -- all_class_non_max_suppression ------------------------------------------------------------------

@@ -1,6 +1,7 @@
-"""The lowering of ``R.vision.get_valid_counts`` (spec/ops/vision.md TE-leg-vision-4): a
-serial loop nest written as TIR directly, as topi's IRBuilder kernel, since ``compute``
-stages cannot express a running count."""
+"""The lowerings of ``R.vision.get_valid_counts`` and hard ``R.vision.non_max_suppression``
+(spec/ops/vision.md TE-leg-vision-4, -5): serial loop nests written as TIR directly, as
+topi's IRBuilder kernels, since ``compute`` stages cannot express a running count, a
+sort or a suppression loop."""
 from __future__ import annotations
 
 from relax_ref.ir import prim_expr as P
@@ -81,3 +82,189 @@ def legalize_get_valid_counts(ctx):
     out = ctx.result_sinfo
     return rx.Call(rx.Op("relax.call_tir"), (gv, rx.Tuple((ctx.args[0],))),
                    sinfo_args=tuple(out.fields), span=ctx.call.span)
+
+
+# -- non_max_suppression (hard) -----------------------------------------------------------------------
+
+def _i32(v: int) -> P.IntImm:
+    return P.IntImm(v, INT32)
+
+
+def _ld(buf: tir.Buffer, *idx) -> tir.BufferLoad:
+    return tir.BufferLoad(buf, tuple(idx), buf.dtype)
+
+
+def _st(buf: tir.Buffer, value, *idx) -> tir.BufferStore:
+    return tir.BufferStore(buf, value, tuple(idx))
+
+
+def _seq(*stmts) -> tir.Stmt:
+    return tir.SeqStmt(tuple(stmts))
+
+
+def _and(*conds):
+    out = conds[0]
+    for c in conds[1:]:
+        out = P.And(out, c, BOOL)
+    return out
+
+
+def _or(a, b):
+    return P.Or(a, b, BOOL)
+
+
+def _i64(e):
+    return P.Cast(INT64, e)
+
+
+def nms_prim_func(shape, dtype, attrs) -> tir.PrimFunc:
+    """TE-leg-vision-5: hard NMS as one PrimFunc (topi's kernel after its argsort): per
+    batch a stable selection sort of the first valid_count scores (descending, NaN last;
+    reading past the anchors traps as the semantics does), the top-k copy, the
+    suppression loop, and the compaction of the surviving indices."""
+    fresh = {}
+    for d in shape:
+        for v in P.free_vars(d):
+            fresh.setdefault(v, P.Var(v.name, v.dtype))
+    b, a, e = (substitute(d, fresh) for d in shape)
+    g = attrs.get
+    si_, cs, ii = g("score_index"), g("coord_start"), g("id_index")
+    top_k, max_out = g("top_k"), g("max_output_size")
+    force = g("force_suppress") or ii < 0
+    data = tir.Buffer("data", (b, a, e), dtype)
+    vcount = tir.Buffer("valid_count", (b,), INT32)
+    indices = tir.Buffer("indices", (b, a), INT32)
+    box_out = tir.Buffer("box_indices", (b, a), INT32)
+    count_out = tir.Buffer("valid_box_count", (b, P.IntImm(1)), INT32)
+    out = tir.Buffer("out_data", (b, a, e), dtype)
+    box = tir.Buffer("box", (b, a), INT32)
+    order = tir.Buffer("order", (a,), INT32)
+    picked = tir.Buffer("picked", (a,), INT32)
+    scal = tir.Buffer("scalars", (P.IntImm(4),), INT32)  # nkeep, best, nv, kept
+    nkeep, best, nv, kept = (_ld(scal, P.IntImm(k)) for k in range(4))
+
+    def set_(k, value):
+        return _st(scal, value, P.IntImm(k))
+
+    zero, minus = P.FloatImm(0.0, dtype), P.FloatImm(-1.0, dtype)
+    thr = P.FloatImm(g("iou_threshold"), dtype)
+
+    def score_at(buf, i, j):
+        return _ld(buf, i, j, P.IntImm(si_))
+
+    def isnan(x):
+        return P.NE(x, x, BOOL)
+
+    def iou(i, j, k):
+        def corners(r):
+            c = [_ld(out, i, r, P.IntImm(cs + t)) for t in range(4)]
+            return (P.Min(c[0], c[2], dtype), P.Min(c[1], c[3], dtype),
+                    P.Max(c[0], c[2], dtype), P.Max(c[1], c[3], dtype))
+        al, at, ar, ab = corners(j)
+        bl, bt, br, bb = corners(k)
+        w = P.Max(zero, P.Sub(P.Min(ar, br, dtype), P.Max(al, bl, dtype), dtype), dtype)
+        h = P.Max(zero, P.Sub(P.Min(ab, bb, dtype), P.Max(at, bt, dtype), dtype), dtype)
+        inter = P.Mul(h, w, dtype)
+        area_a = P.Mul(P.Sub(ar, al, dtype), P.Sub(ab, at, dtype), dtype)
+        area_b = P.Mul(P.Sub(br, bl, dtype), P.Sub(bb, bt, dtype), dtype)
+        union = P.Sub(P.Add(area_a, area_b, dtype), inter, dtype)
+        return P.Call("tir.if_then_else", (P.LE(union, zero, BOOL), zero,
+                                           P.Div(inter, union, dtype)), dtype)
+
+    def batch(i):
+        vc = _ld(vcount, i)
+        vc_pos = _i64(P.Max(vc, _i32(0), INT32))
+        nkeep_pos = _i64(P.Max(nkeep, _i32(0), INT32))
+
+        def pick(r):
+            def better(j):
+                sj, sb = score_at(data, i, j), score_at(data, i, _i64(best))
+                newer = _and(P.EQ(_ld(picked, j), _i32(0), BOOL), P.Not(isnan(sj), BOOL))
+                # best < 0, or a strictly higher score, or best is NaN (NaN sorts last)
+                wins = _or(P.LT(best, _i32(0), BOOL),
+                           P.Call("tir.if_then_else", (P.LT(best, _i32(0), BOOL), _TRUE,
+                                  _or(P.GT(sj, sb, BOOL), isnan(sb))), BOOL))
+                return tir.IfThenElse(_and(newer, wins), set_(1, P.Cast(INT32, j)))
+
+            def nan_pick(j):  # after every number: the NaN scores in index order
+                sj = score_at(data, i, j)
+                return tir.IfThenElse(_and(P.LT(best, _i32(0), BOOL),
+                                           P.EQ(_ld(picked, j), _i32(0), BOOL), isnan(sj)),
+                                      set_(1, P.Cast(INT32, j)))
+            return _seq(set_(1, _i32(-1)), _loop("j", vc_pos, better),
+                        _loop("j", vc_pos, nan_pick),
+                        _st(order, best, r), _st(picked, _i32(1), _i64(best)))
+
+        keep = vc if top_k <= 0 else P.Call(
+            "tir.if_then_else", (_and(P.LT(_i32(0), _i32(top_k), BOOL),
+                                      P.LT(_i32(top_k), vc, BOOL)), _i32(top_k), vc), INT32)
+
+        def copy(j):
+            inside = P.LT(P.Cast(INT32, j), nkeep, BOOL)
+            src = _i64(_ld(order, j))
+            return tir.IfThenElse(
+                inside,
+                _seq(_loop("k", e, lambda k: _st(out, _ld(data, i, src, k), i, j, k)),
+                     _st(box, _ld(order, j), i, j)),
+                _seq(_loop("k", e, lambda k: _st(out, minus, i, j, k)),
+                     _st(box, _i32(-1), i, j)))
+
+        def select(j):
+            limit = _TRUE if max_out <= 0 else P.LT(nv, _i32(max_out), BOOL)
+
+            def suppress(k):
+                same = _TRUE if force else P.EQ(_ld(out, i, j, P.IntImm(ii)),
+                                                _ld(out, i, k, P.IntImm(ii)), BOOL)
+                cond = _and(P.GT(k, j, BOOL), P.GT(score_at(out, i, k), zero, BOOL), same,
+                            P.GE(iou(i, j, k), thr, BOOL))
+                return tir.IfThenElse(cond, _seq(_st(out, minus, i, k, P.IntImm(si_)),
+                                                 _st(box, _i32(-1), i, k)))
+            return tir.IfThenElse(
+                _and(P.GT(score_at(out, i, j), zero, BOOL), limit),
+                _seq(set_(2, P.Add(nv, _i32(1), INT32)), _loop("k", nkeep_pos, suppress)),
+                _seq(_loop("k", e, lambda k: _st(out, minus, i, j, k)),
+                     _st(box, _i32(-1), i, j)))
+
+        def compact(j):
+            orig = _ld(box, i, j)
+            return tir.IfThenElse(P.GE(orig, _i32(0), BOOL), _seq(
+                _st(box_out, _ld(indices, i, _i64(orig)), i, _i64(kept)),
+                set_(3, P.Add(kept, _i32(1), INT32))))
+
+        def fill(j):
+            return tir.IfThenElse(P.GE(P.Cast(INT32, j), kept, BOOL),
+                                  _st(box_out, _i32(-1), i, j))
+        return _seq(_loop("j", a, lambda j: _st(picked, _i32(0), j)),
+                    _loop("r", vc_pos, pick),
+                    set_(0, keep), _loop("j", a, copy), set_(2, _i32(0)),
+                    _loop("j", nkeep_pos, select), set_(3, _i32(0)),
+                    _loop("j", a, compact), _loop("j", a, fill),
+                    _st(count_out, kept, i, P.IntImm(0)))
+
+    block = tir.SBlock("non_max_suppression", (), (), (), _loop("i", b, batch),
+                       alloc_buffers=(out, box, order, picked, scal))
+    root = tir.SBlock("root", (), (), (), tir.SBlockRealize((), _TRUE, block))
+    bufs = (data, vcount, indices, box_out, count_out)
+    handles = tuple(P.Var(buf.name, HANDLE) for buf in bufs)
+    return tir.PrimFunc(handles, tuple(zip(handles, bufs)), tir.SBlockRealize((), _TRUE, root),
+                        attrs=Attrs.of({"tirx.noalias": True}), is_private=True, s_tir=True)
+
+
+def legalize_nms(ctx):
+    """Hard NMS with return_indices (TE-leg-vision-5); soft NMS and the data-returning
+    forms are declined."""
+    if ctx.attr("soft_nms_sigma") > 0.0 or not ctx.attr("return_indices"):
+        raise ctx.decline("only hard NMS returning indices is lowered")
+    data = ctx.arg_sinfo[0]
+    if not isinstance(data, si.TensorStructInfo) or data.shape is None or data.dtype.is_void:
+        raise ctx.decline("the shape or dtype of data is unknown")
+    if not all(isinstance(d, (P.Var, P.IntImm)) for d in data.shape):
+        raise ctx.decline("a dimension of data is a compound expression")
+    for k in (1, 2):
+        s = ctx.arg_sinfo[k]
+        if not isinstance(s, si.TensorStructInfo) or s.shape is None:
+            raise ctx.decline("valid_count or indices has an unknown shape")
+    func = nms_prim_func(tuple(data.shape), data.dtype, ctx.call.attrs)
+    gv = ctx.add_prim_func("non_max_suppression", func)
+    return rx.Call(rx.Op("relax.call_tir"), (gv, rx.Tuple(tuple(ctx.args))),
+                   sinfo_args=tuple(ctx.result_sinfo.fields), span=ctx.call.span)

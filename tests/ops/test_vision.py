@@ -140,6 +140,15 @@ def test_hard_nms_suppresses_overlaps_of_one_class():
         compute("vision.non_max_suppression", BOXES, np.array([5], "int32"), ids)
 
 
+@pytest.mark.parametrize("extra", ["", ", top_k=2, force_suppress=True",
+                                   ", max_output_size=1, id_index=-1"])
+def test_hard_nms_lowering(extra):
+    check_lowered(module('d: R.Tensor((2, "n", 6), dtype="float32"), '
+                         'v: R.Tensor((2,), dtype="int32"), i: R.Tensor((2, "n"), dtype="int32")',
+                         f"y = R.vision.non_max_suppression(d, v, i, iou_threshold=0.3{extra})"),
+                  "relax.vision.non_max_suppression")
+
+
 def test_soft_nms_decays_overlapping_scores():
     ids = np.arange(4, dtype="int32")[None]
     out, box, count = compute("vision.non_max_suppression", BOXES, np.array([4], "int32"),
