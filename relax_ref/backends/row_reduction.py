@@ -8,8 +8,9 @@ next phase starts, which is what the barrier guarantees on a device, so the
 interpreter's result is the device's result; the emitters print a barrier between
 consecutive phases (BE-emit-6).
 
-The fold is reassociated: exact for ``max``/``min`` and integer sums, within float
-rounding for float sums (the tests say how much).
+The fold is reassociated: exact for integer sums and for ``max``/``min`` of values
+without NaN (a select-based max is not commutative with NaN), within float rounding for
+float sums (the tests say how much).
 """
 from __future__ import annotations
 
