@@ -230,8 +230,9 @@ class _FunctionRewrite:
                     and id(b.value.args[0]) in self.lifted \
                     and all(_const(a) for a in b.value.args[1:]):
                 self.static.add(id(b.var))  # PASS-cudagraph-3: the same memory every call
-            elif isinstance(b.value, rx.Var) and id(b.value) in self.static:
-                self.static.add(id(b.var))
+            elif isinstance(b, rx.VarBinding) and isinstance(b.value, rx.Var) \
+                    and id(b.value) in self.static:
+                self.static.add(id(b.var))  # not a match_cast: it may bind symbols
         alloc_var = self._alloc_function(storages)
         index = {id(b.var): k for k, b in enumerate(storages)}
         blocks, first = [], True

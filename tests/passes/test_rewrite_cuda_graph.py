@@ -253,3 +253,24 @@ def test_bounded_symbolic_shapes_cache_storages_but_capture_nothing():
     assert len(_builtin_calls(out, "vm.builtin.cuda_graph.get_cached_alloc")) == 1
     assert not _builtin_calls(out, "vm.builtin.cuda_graph.run_or_capture")
     check_pass(CUDA_GRAPH, mod)
+
+
+def test_a_match_cast_alias_is_not_static():
+    # b's type names k, defined by the match_cast in main: a capture function taking b
+    # would define k a second time (WF-sym-4). Only plain aliases are static.
+    text = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((), "float32"):
+        with R.dataflow():
+            a = R.negative(x)
+            b = R.match_cast(a, R.Tensor(("k",), "float32"))
+            c = R.matmul(b, b)
+            d = R.exp(c)
+            e = R.exp(d)
+            R.output(e)
+        return e
+'''
+    mod = at_stage("RewriteCUDAGraph", text)
+    check_pass(CUDA_GRAPH, mod)
