@@ -21,8 +21,6 @@ NOT_LEGALIZED: dict[str, str] = {
     "relax.nn.attention_var_len": "TVM 0.27's legalization raises 'not supported'; the "
                                   "sequence starts are checked at run time "
                                   "(EXEC-nn-attention_var_len-1), which no PrimFunc does",
-    "relax.vision.all_class_non_max_suppression": "TVM lowers it to imperative TIR kernels "
-                                                  "and trims the result; not yet",
 }
 
 # Registered ops without a conformance case, and why.

@@ -5,9 +5,8 @@
 The semantics run topi's algorithms (python/tvm/topi/vision/nms.py) step by step on
 NumPy rows, in the data's float type, so results equal TVM's kernels: the same sort
 (stable, descending score), the same IoU formula and comparisons, the same -1 filling.
-TVM lowers these ops to imperative TIR (IRBuilder); relax_ref lowers get_valid_counts
-and hard NMS the same way (ops/vision_boxes_lowering.py), not yet soft NMS or the
-all-class op (tests/test_ops_table.py NOT_LEGALIZED).
+TVM lowers these ops to imperative TIR (IRBuilder); relax_ref lowers them the same way
+(ops/vision_boxes_lowering.py), except soft NMS and NMS returning data.
 """
 from __future__ import annotations
 
@@ -18,7 +17,8 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import FLOAT32, INT32, INT64
 
 from .common import OpRuntimeError, fold_mul, int_const, provably_ne, tensor_arg
-from .vision_boxes_lowering import legalize_get_valid_counts, legalize_nms
+from .vision_boxes_lowering import legalize_all_class_nms, legalize_get_valid_counts, \
+    legalize_nms
 from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, \
     to_float, to_int
 
@@ -350,4 +350,4 @@ register(OpDef("relax.vision.all_class_non_max_suppression",
                 Operand("iou_threshold"), Operand("score_threshold")),
                (Attr("output_format", "onnx", one_of("onnx", "tensorflow")),),
                deduce=deduce_all_class_nms, compute=compute_all_class_nms, family=FAMILY,
-               spec_rule="SI-vision-box-3"))
+               spec_rule="SI-vision-box-3", legalize=legalize_all_class_nms))

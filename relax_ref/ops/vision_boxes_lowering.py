@@ -1,5 +1,5 @@
-"""The lowerings of ``R.vision.get_valid_counts`` and hard ``R.vision.non_max_suppression``
-(spec/ops/vision.md TE-leg-vision-4, -5): serial loop nests written as TIR directly, as
+"""The lowerings of ``R.vision.get_valid_counts``, hard ``R.vision.non_max_suppression``
+and ``R.vision.all_class_non_max_suppression`` (spec/ops/vision.md TE-leg-vision-4..6): serial loop nests written as TIR directly, as
 topi's IRBuilder kernels, since ``compute`` stages cannot express a running count, a
 sort or a suppression loop."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
-from relax_ref.ir.dtype import BOOL, HANDLE, INT32, INT64
+from relax_ref.ir.dtype import BOOL, FLOAT32, HANDLE, INT32, INT64
 from relax_ref.ir.relax import Attrs
 from relax_ref.solver.expr_utils import substitute
 
@@ -266,5 +266,174 @@ def legalize_nms(ctx):
             raise ctx.decline("valid_count or indices has an unknown shape")
     func = nms_prim_func(tuple(data.shape), data.dtype, ctx.call.attrs)
     gv = ctx.add_prim_func("non_max_suppression", func)
+    return rx.Call(rx.Op("relax.call_tir"), (gv, rx.Tuple(tuple(ctx.args))),
+                   sinfo_args=tuple(ctx.result_sinfo.fields), span=ctx.call.span)
+
+
+# -- all_class_non_max_suppression -----------------------------------------------------------------
+
+def _selection_sort(score, n, order, picked, set_best, best):
+    """Statements sorting positions ``0..n`` by ``score(j)`` descending and stable, NaN
+    last in index order, into ``order`` (``picked`` marks the taken ones)."""
+    def isnan(x):
+        return P.NE(x, x, BOOL)
+
+    def pick(r):
+        def better(j):
+            sj = score(j)
+            newer = _and(P.EQ(_ld(picked, j), _i32(0), BOOL), P.Not(isnan(sj), BOOL))
+            wins = _or(P.LT(best, _i32(0), BOOL),
+                       P.Call("tir.if_then_else", (P.LT(best, _i32(0), BOOL), _TRUE,
+                                                   P.GT(sj, score(_i64(best)), BOOL)), BOOL))
+            return tir.IfThenElse(_and(newer, wins), set_best(P.Cast(INT32, j)))
+
+        def nan_pick(j):
+            return tir.IfThenElse(_and(P.LT(best, _i32(0), BOOL),
+                                       P.EQ(_ld(picked, j), _i32(0), BOOL), isnan(score(j))),
+                                  set_best(P.Cast(INT32, j)))
+        return _seq(set_best(_i32(-1)), _loop("j", n, better), _loop("j", n, nan_pick),
+                    _st(order, best, r), _st(picked, _i32(1), _i64(best)))
+    return _seq(_loop("j", n, lambda j: _st(picked, _i32(0), j)), _loop("r", n, pick))
+
+
+def all_class_nms_prim_func(bshape, sshape, dtypes, scalar_shapes, onnx: bool):
+    """TE-leg-vision-6: the all-class NMS of EXEC-vision-box-4 as one PrimFunc: per batch
+    and class a stable selection sort, the count of leading scores above the threshold,
+    topi's suppression loop, and the chosen rows written in order."""
+    fresh = {}
+    for d in tuple(bshape) + tuple(sshape) + tuple(x for s in scalar_shapes for x in s):
+        for v in P.free_vars(d):
+            fresh.setdefault(v, P.Var(v.name, v.dtype))
+    bdims = tuple(substitute(d, fresh) for d in bshape)
+    b, n, _ = bdims
+    sdims = tuple(substitute(d, fresh) for d in sshape)
+    c = sdims[1]
+    bdt, sdt, mdt, idt, tdt = dtypes
+    boxes = tir.Buffer("boxes", bdims, bdt)
+    scores = tir.Buffer("scores", sdims, sdt)
+    names = ("max_output_boxes_per_class", "iou_threshold", "score_threshold")
+    scal_in = [tir.Buffer(nm, tuple(substitute(d, fresh) for d in shp), dt)
+               for nm, shp, dt in zip(names, scalar_shapes, (mdt, idt, tdt))]
+    f32 = FLOAT32
+    order = tir.Buffer("order", (n,), INT32)
+    picked = tir.Buffer("picked", (n,), INT32)
+    sbuf = tir.Buffer("sorted_scores", (n,), f32)
+    ints = tir.Buffer("counters", (P.IntImm(4),), INT64)  # best, valid, chosen, rows
+    best, valid, chosen, rows = (_ld(ints, P.IntImm(k)) for k in range(4))
+
+    def set_(k, v):
+        return _st(ints, v, P.IntImm(k))
+
+    def one(buf):
+        return _ld(buf, *([P.IntImm(0)] * len(buf.shape)))
+    max_out = P.Cast(INT64, one(scal_in[0]))
+    iou_t = P.Cast(f32, one(scal_in[1]))
+    score_t = P.Cast(f32, one(scal_in[2]))
+    if onnx:
+        out_idx = tir.Buffer("selected_indices", (P.Mul(P.Mul(b, c, INT64), n, INT64),
+                                                  P.IntImm(3)), INT64)
+        out_count = tir.Buffer("num_total_detections", (P.IntImm(1),), INT64)
+        outs = (out_idx, out_count)
+    else:
+        out_idx = tir.Buffer("selected_indices", (b, P.Mul(c, n, INT64), P.IntImm(2)), INT64)
+        out_sc = tir.Buffer("selected_scores", (b, P.Mul(c, n, INT64)), f32)
+        out_count = tir.Buffer("num_detections", (b,), INT64)
+        outs = (out_idx, out_sc, out_count)
+    zero_f = P.FloatImm(0.0, bdt)
+
+    def iou(bi, p, q):
+        def corners(r):
+            k = [_ld(boxes, bi, r, P.IntImm(t)) for t in range(4)]
+            return (P.Min(k[0], k[2], bdt), P.Min(k[1], k[3], bdt),
+                    P.Max(k[0], k[2], bdt), P.Max(k[1], k[3], bdt))
+        al, at, ar, ab = corners(p)
+        bl, bt, br, bb = corners(q)
+        w = P.Max(zero_f, P.Sub(P.Min(ar, br, bdt), P.Max(al, bl, bdt), bdt), bdt)
+        h = P.Max(zero_f, P.Sub(P.Min(ab, bb, bdt), P.Max(at, bt, bdt), bdt), bdt)
+        inter = P.Mul(h, w, bdt)
+        union = P.Sub(P.Add(P.Mul(P.Sub(ar, al, bdt), P.Sub(ab, at, bdt), bdt),
+                            P.Mul(P.Sub(br, bl, bdt), P.Sub(bb, bt, bdt), bdt), bdt),
+                      inter, bdt)
+        return P.Cast(f32, P.Call("tir.if_then_else", (P.LE(union, zero_f, BOOL), zero_f,
+                                                       P.Div(inter, union, bdt)), bdt))
+
+    def per_class(bi, ci):
+        def at(j):
+            return _ld(sbuf, j)
+        sort = _selection_sort(lambda j: _ld(scores, bi, ci, j), n, order, picked,
+                               lambda v: set_(0, P.Cast(INT64, v)),
+                               P.Cast(INT32, best))
+        copy = _loop("j", n, lambda j: _st(sbuf, P.Cast(f32, _ld(scores, bi, ci,
+                                                                 _i64(_ld(order, j)))), j))
+        count = _loop("j", n, lambda j: tir.IfThenElse(
+            _and(P.EQ(j, valid, BOOL), P.GT(at(j), score_t, BOOL)),
+            set_(1, P.Add(valid, P.IntImm(1), INT64))))
+
+        def record(j):
+            box = P.Cast(INT64, _ld(order, j))
+            if onnx:
+                writes = (_st(out_idx, bi, rows, P.IntImm(0)),
+                          _st(out_idx, ci, rows, P.IntImm(1)),
+                          _st(out_idx, box, rows, P.IntImm(2)))
+            else:
+                writes = (_st(out_idx, ci, bi, rows, P.IntImm(0)),
+                          _st(out_idx, box, bi, rows, P.IntImm(1)),
+                          _st(out_sc, at(j), bi, rows))
+            return _seq(*writes, set_(3, P.Add(rows, P.IntImm(1), INT64)),
+                        set_(2, P.Add(chosen, P.IntImm(1), INT64)))
+
+        def walk(j):
+            def suppress(k):
+                cond = _and(P.GT(k, j, BOOL), P.GT(at(k), P.FloatImm(0.0, f32), BOOL),
+                            P.GE(iou(bi, _i64(_ld(order, j)), _i64(_ld(order, k))), iou_t,
+                                 BOOL))
+                return tir.IfThenElse(cond, _st(sbuf, P.FloatImm(-1.0, f32), k))
+            take = _and(P.GT(at(j), P.FloatImm(-1.0, f32), BOOL), P.LT(chosen, max_out, BOOL),
+                        P.GT(at(j), score_t, BOOL))
+            return tir.IfThenElse(take, _seq(record(j), _loop("k", valid, suppress)))
+        nms = tir.IfThenElse(_and(P.GT(iou_t, P.FloatImm(0.0, f32), BOOL),
+                                  P.GT(valid, P.IntImm(0), BOOL)), _loop("j", valid, walk))
+        return _seq(sort, copy, set_(1, P.IntImm(0)), count, set_(2, P.IntImm(0)), nms)
+
+    def per_batch(bi):
+        body = _loop("ci", c, lambda ci: per_class(bi, ci))
+        if onnx:
+            return body
+        return _seq(set_(3, P.IntImm(0)), body, _st(out_count, rows, bi))
+
+    zero_i = P.IntImm(0, INT64)
+    if onnx:
+        init = _loop("r", out_idx.shape[0], lambda r: _loop(
+            "k", P.IntImm(3), lambda k: _st(out_idx, zero_i, r, k)))
+        body = _seq(init, set_(3, P.IntImm(0)), _loop("bi", b, per_batch),
+                    _st(out_count, rows, P.IntImm(0)))
+    else:
+        init = _loop("bi", b, lambda bi: _loop("r", out_sc.shape[1], lambda r: _seq(
+            _st(out_idx, zero_i, bi, r, P.IntImm(0)), _st(out_idx, zero_i, bi, r, P.IntImm(1)),
+            _st(out_sc, P.FloatImm(0.0, f32), bi, r))))
+        body = _seq(init, _loop("bi", b, per_batch))
+    block = tir.SBlock("all_class_non_max_suppression", (), (), (), body,
+                       alloc_buffers=(order, picked, sbuf, ints))
+    root = tir.SBlock("root", (), (), (), tir.SBlockRealize((), _TRUE, block))
+    bufs = (boxes, scores, *scal_in, *outs)
+    handles = tuple(P.Var(buf.name, HANDLE) for buf in bufs)
+    return tir.PrimFunc(handles, tuple(zip(handles, bufs)), tir.SBlockRealize((), _TRUE, root),
+                        attrs=Attrs.of({"tirx.noalias": True}), is_private=True, s_tir=True)
+
+
+def legalize_all_class_nms(ctx):
+    """TE-leg-vision-6; declined where a shape or dtype is unknown or a dimension is a
+    compound expression."""
+    sinfos = ctx.arg_sinfo
+    for s in sinfos:
+        if not isinstance(s, si.TensorStructInfo) or s.shape is None or s.dtype.is_void:
+            raise ctx.decline("an operand's shape or dtype is unknown")
+        if not all(isinstance(d, (P.Var, P.IntImm)) for d in s.shape):
+            raise ctx.decline("a dimension is a compound expression")
+    func = all_class_nms_prim_func(tuple(sinfos[0].shape), tuple(sinfos[1].shape),
+                                   tuple(s.dtype for s in sinfos),
+                                   tuple(tuple(s.shape) for s in sinfos[2:]),
+                                   ctx.attr("output_format") == "onnx")
+    gv = ctx.add_prim_func("all_class_non_max_suppression", func)
     return rx.Call(rx.Op("relax.call_tir"), (gv, rx.Tuple(tuple(ctx.args))),
                    sinfo_args=tuple(ctx.result_sinfo.fields), span=ctx.call.span)

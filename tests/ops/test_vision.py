@@ -183,6 +183,16 @@ def test_all_class_nms_per_class_choice():
     assert [f.ndim for f in s.fields] == [3, 2, 1]
 
 
+@pytest.mark.parametrize("fmt", ["onnx", "tensorflow"])
+def test_all_class_nms_lowering(fmt):
+    check_lowered(module('b: R.Tensor((2, "n", 4), dtype="float32"), '
+                         's: R.Tensor((2, 3, "n"), dtype="float32"), '
+                         'm: R.Tensor((), dtype="int64"), it: R.Tensor((), dtype="float32"), '
+                         'st: R.Tensor((1,), dtype="float32")',
+                         f"y = R.vision.all_class_non_max_suppression(b, s, m, it, st, "
+                         f'output_format="{fmt}")'), "relax.vision.all_class_non_max_suppression")
+
+
 def test_multibox_transform_loc():
     cls = np.array([[[0.0, 2.0], [1.0, 0.0]]], "float32")
     loc = np.array([[0.5, 0.0, 0.0, 0.0, 0.0, 0.0, np.log(2), 0.0]], "float32")
