@@ -243,6 +243,10 @@ class RelaxPrinter(PrimPrinter):
                 # R.call_pure_packed("f", x, ..., [attrs], ty_args=(...))
                 parts = [self._callee(args[0])] + [self.expr(a) for a in args[1:]]
                 return f"R.{name}({', '.join(parts + self._trailer(c.attrs, sinfo_args))})"
+            if name == "call_builtin_with_ctx" and args:
+                # the builtin by name, as TVM prints it (SYN-relax-9)
+                parts = [self._callee(args[0])] + [self.expr(a) for a in args[1:]]
+                return f"R.{name}({', '.join(parts + self._trailer(c.attrs, sinfo_args))})"
             k = kind.format_position
             if k is not None and len(args) > k and isinstance(args[k], rx.StringImm):
                 # R.print(values..., format=R.str(f)) and R.assert_op(cond, args...,
