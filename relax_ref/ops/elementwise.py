@@ -312,7 +312,8 @@ _UNARY_FLOAT = {
     "ceil": np.ceil, "round": np.round, "trunc": np.trunc, "log1p": np.log1p,
 }
 # Integer operands that fail a check: a zero divisor (EXEC-ew-div-1), a negative exponent.
-_INT_PARTIAL = ("divide", "floor_divide", "mod", "floor_mod", "power")
+_INT_PARTIAL = ("divide", "floor_divide", "mod", "floor_mod", "power", "left_shift",
+                "right_shift")
 _UNARY_BOOL = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite}
 
 
@@ -517,6 +518,7 @@ def _register_all() -> None:
     for name, fn in _BITWISE.items():
         register(OpDef(f"relax.{name}", two, deduce=deduce_binary, compute=_binary(fn),
                        family=FAMILY, spec_rule="SI-ew-binary-1", dtypes="int",
+                       int_total=name not in _INT_PARTIAL,  # shifts outside [0, bits) trap
                        legalize=_legalize_elementwise(name, _BINARY_TIR[name])))
     for name, fn in _COMPARE.items():
         register(OpDef(f"relax.{name}", two, deduce=deduce_compare, compute=_binary(fn),

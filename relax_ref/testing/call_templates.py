@@ -1311,9 +1311,15 @@ TEMPLATES: dict[str, tuple[Template, ...]] = {
                  ('tuple', (('float32', ('1', '4', '6')), ('int32', ('1', '4')), ('int32', ('1', '1')))), 'non_max_suppression_soft'),
     ),
     'relax.vision.roi_align': (
-        Template((('float32', ('2', '3', '6', '7')), ('float32', ('1', '5'))),
-                 'R.vision.roi_align($0, $1, pooled_size=[2, 3], spatial_scale=0.5, sample_ratio=-1, aligned=True, layout="NCHW", mode="avg")',
+        Template((('float32', ('2', '3', '6', '7')),),
+                 'R.vision.roi_align($0, R.const([[0.0, 6.5, 3.0, 1.0, 0.5]], "float32"), pooled_size=[2, 3], spatial_scale=0.5, sample_ratio=-1, aligned=True, layout="NCHW", mode="avg")',
                  ('float32', ('1', '3', '2', '3')), 'roi_align_aligned_empty_grid'),
+        Template((('float32', ('2', '3', '6', '7')),),
+                 'R.vision.roi_align($0, R.const([[0.0, 0.0, 0.0, 4.0, 4.0], [1.0, 2.0, 0.0, 6.0, 4.0], [0.0, 4.0, 2.0, 8.0, 6.0]], "float32"), pooled_size=[2, 2], spatial_scale=1.0, sample_ratio=2, aligned=False, layout="NCHW", mode="avg")',
+                 ('float32', ('3', '3', '2', '2')), 'roi_align_grid2'),
+        Template((('float32', ('2', '3', '6', '7')),),
+                 'R.vision.roi_align($0, R.const([[0.0, 0.0, 0.0, 4.0, 4.0], [1.0, 2.0, 0.0, 6.0, 4.0], [0.0, 4.0, 2.0, 8.0, 6.0]], "float32"), pooled_size=[2, 2], spatial_scale=1.0, sample_ratio=2, aligned=False, layout="NCHW", mode="max")',
+                 ('float32', ('3', '3', '2', '2')), 'roi_align_max'),
     ),
     'relax.where': (
         Template((('bool', ('2', '3')), ('float32', ('2', '3')), ('float32', ('3',))),

@@ -100,6 +100,9 @@ COMPARE = elementwise_ops(2, "float32", "bool")
 FLOAT_CONSTS = ("1.0", "0.5", "-2.0", "0.0")
 INT_CONSTS = ("1", "2", "-3", "0")
 DIM_POOL = (4, "n", 2, 1, "m", 3)   # dims of new parameters (least choice first)
+# Calls through templates: every op with one but those the elementwise actions call.
+_PLAIN = {f"relax.{op}" for op in UNARY_FLOAT + UNARY_INT + BINARY_FLOAT + BINARY_INT + COMPARE}
+TEMPLATE_OPS = tuple((op, ts) for op, ts in usable_templates() if op not in _PLAIN)
 
 
 class _Generator:
@@ -127,9 +130,12 @@ class _Generator:
         cands = [v for v in scope if pred(v)]
         return cands[self.c.index(len(cands))] if cands else None
 
-    def new_param(self, ttype: TensorType, scope: list[Value] | None) -> Value | None:
-        """A new parameter of ``main`` (only dims over n, m, which parameters define)."""
-        if len(self.params) >= self.opt.max_params + 2 or not ttype.symbols() <= {"n", "m"}:
+    def new_param(self, ttype: TensorType, scope: list[Value] | None,
+                  extra: int = 2) -> Value | None:
+        """A new parameter of ``main`` (only dims over n, m, which parameters define), up
+        to ``extra`` more than the first ones."""
+        if len(self.params) >= self.opt.max_params + extra or \
+                not ttype.symbols() <= {"n", "m"}:
             return None
         v = Value(f"x{len(self.params)}", ttype)
         self.params.append(v)
@@ -214,7 +220,7 @@ class _Generator:
                    self.permute, self.reduce, self.softmax, self.concat, self.split,
                    self.astype, self.make_tuple, self.get_item, self.match_cast,
                    self.call_helper, self.call_tir, self.binary, self.reshape,
-                   self.op_call, self.op_call)
+                   self.op_call, self.op_call, self.op_call)
         out = actions[self.c.index(len(actions))](scope)
         if not out:
             out = self.unary(scope) or self.astype(scope, force="float32")
@@ -223,16 +229,15 @@ class _Generator:
     def op_call(self, scope: list[Value]) -> list[Binding]:
         """A call of any op with a call template (``call_templates.py``): operands of
         exactly the template's types from scope, else new parameters of those types."""
-        table = usable_templates()
-        if not table:
+        if not TEMPLATE_OPS:
             return []
-        name, templates = table[self.c.index(len(table))]
+        _, templates = TEMPLATE_OPS[self.c.index(len(TEMPLATE_OPS))]
         tpl = templates[self.c.index(len(templates))]
         names: list[str] = []
         for t in tpl.operands:
             want = generator_type(t)
             v = None if self.c.boolean(30) else self.pick(scope, lambda v: v.type == want)
-            v = v or self.new_param(want, scope)
+            v = v or self.new_param(want, scope, extra=4)  # an op may take several
             if v is None:
                 return []
             names.append(v.name)

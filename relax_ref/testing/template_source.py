@@ -5,8 +5,9 @@ only committed cases). For each valid case of ``conformance/ops`` (no ``expect``
 run of ``main`` expected ``ok``), every binding of ``main`` that calls a registered op
 on ``main``'s parameters (and literals) becomes a template:
 
-- an integer or bool parameter of static shape becomes a constant holding the value the
-  case's run passes (index tensors stay in range; it is a valid value by the case);
+- a parameter of static shape whose random values would trap (an index tensor, a box
+  naming a batch) becomes a constant holding the value the case's run passes, integer
+  ones first: a valid value by the case;
 - the other parameters become operands ``$0, $1, ...``: tensors whose dims are static or
   the symbolic ``n`` and ``m`` that the generator's parameters define;
 - the result is the struct info our deduction gives the call: a tensor, or a tuple of
@@ -32,7 +33,7 @@ from relax_ref.ir import struct_info as si
 from .dims import Dim, const, dim_add, dim_mul, dim_text, sym
 
 MAX_PER_OP = 3          # templates kept per op (the first cases in name order)
-MAX_CONST_ELEMENTS = 64  # integer operands up to this size become constants
+MAX_CONST_ELEMENTS = 64  # operands up to this size may become constants
 SYMBOL_VALUES = ((0, 1), (1, 3), (3, 2), (5, 0))  # (n, m) the check runs at
 
 
@@ -73,7 +74,8 @@ def _type(sinfo) -> tuple | None:
 
 
 def _const_text(arr: np.ndarray, dtype: str) -> str | None:
-    if arr.size == 0 or arr.size > MAX_CONST_ELEMENTS:
+    if arr.size == 0 or arr.size > MAX_CONST_ELEMENTS or \
+            (arr.dtype.kind == "f" and not np.isfinite(arr).all()):
         return None
     data = arr.tolist()
     return f'R.const({data!r}, "{dtype}")'
@@ -149,7 +151,7 @@ def _check(operands: tuple, call: str) -> tuple[tuple | None, str]:
         return None, "the one-call module is not well-formed"
     rng = np.random.default_rng(0)
     symbols = symbols_needed(func)
-    for n, m in SYMBOL_VALUES:
+    for n, m in SYMBOL_VALUES * 4:
         env = {v: {"n": n, "m": m}[v.name] for v in symbols}
         try:
             args = [random_value(p.struct_info, env, rng, what=p.name_hint)
@@ -237,15 +239,23 @@ def _template(call, op, func, index, args, templates, seen_calls, print_expr,
         if t is None or t[0] == "tuple":
             return "an operand is not a tensor over static dims, n and m"
         types.append(t)
-    # Integer and bool operands of static shape may hold the case's own values instead
-    # (indices in range): first none, then the last one, the last two, ... as constants.
-    fixable = [i for i, (dtype, dims) in enumerate(types)
-               if (dtype.startswith(("int", "uint")) or dtype == "bool")
-               and all(d.isdigit() for d in dims)
-               and _const_text(np.asarray(args[index[id(params[i])]]), dtype) is not None]
+    # Operands of static shape may hold the case's own values instead (indices in range,
+    # boxes naming a batch): first none, then the last integer one, the last two, ...,
+    # then float ones too, until random values for the rest never trap.
+    def fixes(i: int) -> bool:
+        dtype, dims = types[i]
+        arr = np.asarray(args[index[id(params[i])]])
+        return all(d.isdigit() for d in dims) and _const_text(arr, dtype) is not None
+
+    def is_int(i: int) -> bool:
+        return types[i][0].startswith(("int", "uint")) or types[i][0] == "bool"
+
+    order = [i for i in reversed(range(len(params))) if is_int(i) and fixes(i)]
+    order += [i for i in reversed(range(len(params))) if not is_int(i) and fixes(i)]
+    fixable = order
     why = ""
     for k in range(len(fixable) + 1):
-        fixed = set(fixable[len(fixable) - k:]) if k else set()
+        fixed = set(fixable[:k])
         names: dict[str, str] = {}
         operands: list[tuple] = []
         for i, p in enumerate(params):
