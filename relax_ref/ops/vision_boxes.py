@@ -6,7 +6,7 @@ The semantics run topi's algorithms (python/tvm/topi/vision/nms.py) step by step
 NumPy rows, in the data's float type, so results equal TVM's kernels: the same sort
 (stable, descending score), the same IoU formula and comparisons, the same -1 filling.
 TVM lowers these ops to imperative TIR (IRBuilder); relax_ref lowers them the same way
-(ops/vision_boxes_lowering.py), except soft NMS and NMS returning data.
+(ops/vision_boxes_lowering.py).
 """
 from __future__ import annotations
 

@@ -1,8 +1,10 @@
-"""The lowerings of ``R.vision.get_valid_counts``, hard ``R.vision.non_max_suppression``
+"""The lowerings of ``R.vision.get_valid_counts``, ``R.vision.non_max_suppression``
 and ``R.vision.all_class_non_max_suppression`` (spec/ops/vision.md TE-leg-vision-4..6): serial loop nests written as TIR directly, as
 topi's IRBuilder kernels, since ``compute`` stages cannot express a running count, a
 sort or a suppression loop."""
 from __future__ import annotations
+
+import numpy as np
 
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
@@ -118,10 +120,11 @@ def _i64(e):
 
 
 def nms_prim_func(shape, dtype, attrs) -> tir.PrimFunc:
-    """TE-leg-vision-5: hard NMS as one PrimFunc (topi's kernel after its argsort): per
-    batch a stable selection sort of the first valid_count scores (descending, NaN last;
-    reading past the anchors traps as the semantics does), the top-k copy, the
-    suppression loop, and the compaction of the surviving indices."""
+    """TE-leg-vision-5: NMS as one PrimFunc (topi's kernel after its argsort): per batch a
+    stable selection sort of the first valid_count scores (descending, NaN last; reading
+    past the anchors traps as the semantics does), the top-k copy, the hard suppression
+    loop or the soft-NMS rounds, then the compaction of the surviving indices, the -1
+    filling, or the rearrangement of invalid_to_bottom."""
     fresh = {}
     for d in shape:
         for v in P.free_vars(d):
@@ -141,6 +144,13 @@ def nms_prim_func(shape, dtype, attrs) -> tir.PrimFunc:
     order = tir.Buffer("order", (a,), INT32)
     picked = tir.Buffer("picked", (a,), INT32)
     scal = tir.Buffer("scalars", (P.IntImm(4),), INT32)  # nkeep, best, nv, kept
+    fl = tir.Buffer("floats", (P.IntImm(2),), dtype)      # best score, IoU (soft NMS)
+    soft, ret_idx, to_bottom = g("soft_nms_sigma") > 0.0, g("return_indices"), \
+        g("invalid_to_bottom")
+    moved = tir.Buffer("rearranged", (b, a, e), dtype)
+    soft_thresh = P.FloatImm(float(np.float32(g("score_threshold"))), dtype)
+    soft_scale = P.FloatImm(float(np.float32(-0.5 / g("soft_nms_sigma"))) if soft else 0.0,
+                            dtype)
     nkeep, best, nv, kept = (_ld(scal, P.IntImm(k)) for k in range(4))
 
     def set_(k, value):
@@ -234,27 +244,100 @@ def nms_prim_func(shape, dtype, attrs) -> tir.PrimFunc:
         def fill(j):
             return tir.IfThenElse(P.GE(P.Cast(INT32, j), kept, BOOL),
                                   _st(box_out, _i32(-1), i, j))
-        return _seq(_loop("j", a, lambda j: _st(picked, _i32(0), j)),
-                    _loop("r", vc_pos, pick),
-                    set_(0, keep), _loop("j", a, copy), set_(2, _i32(0)),
-                    _loop("j", nkeep_pos, select), set_(3, _i32(0)),
-                    _loop("j", a, compact), _loop("j", a, fill),
-                    _st(count_out, kept, i, P.IntImm(0)))
+        def soft_round(_):
+            """One choice of soft NMS (EXEC-vision-box-3), topi's order of steps."""
+            best_score = _ld(fl, P.IntImm(0))
+            cur_iou = _ld(fl, P.IntImm(1))
 
+            def scan(j):
+                cond = _and(P.GE(P.Cast(INT32, j), nv, BOOL), P.GE(_ld(box, i, j), _i32(0), BOOL),
+                            P.GT(score_at(out, i, j), best_score, BOOL))
+                return tir.IfThenElse(cond, _seq(set_(1, P.Cast(INT32, j)),
+                                                 _st(fl, score_at(out, i, j), P.IntImm(0))))
+            nv64, best64 = _i64(nv), _i64(best)
+
+            def swap_row(k):
+                return _seq(_st(fl, _ld(out, i, nv64, k), P.IntImm(1)),
+                            _st(out, _ld(out, i, best64, k), i, nv64, k),
+                            _st(out, _ld(fl, P.IntImm(1)), i, best64, k))
+            swap = tir.IfThenElse(P.NE(best, nv, BOOL), _seq(
+                set_(3, _ld(box, i, nv64)), _st(box, _ld(box, i, best64), i, nv64),
+                _st(box, kept, i, best64), _loop("k", e, swap_row)))
+
+            def decay(j):
+                same = _TRUE if force else P.EQ(_ld(out, i, nv64, P.IntImm(ii)),
+                                                _ld(out, i, j, P.IntImm(ii)), BOOL)
+                cond = _and(P.GT(P.Cast(INT32, j), nv, BOOL), P.GE(_ld(box, i, j), _i32(0), BOOL),
+                            P.GT(score_at(out, i, j), soft_thresh, BOOL), same)
+                factor = P.Call("tir.exp", (P.Mul(P.Mul(soft_scale, cur_iou, dtype), cur_iou,
+                                                  dtype),), dtype)
+                decayed = _seq(_st(out, P.Mul(score_at(out, i, j), factor, dtype), i, j,
+                                   P.IntImm(si_)),
+                               tir.IfThenElse(P.LE(score_at(out, i, j), soft_thresh, BOOL),
+                                              _st(box, _i32(-1), i, j)))
+                return tir.IfThenElse(cond, _seq(
+                    _st(fl, iou(i, nv64, j), P.IntImm(1)),
+                    tir.IfThenElse(P.GE(cur_iou, thr, BOOL), _st(box, _i32(-1), i, j),
+                                   decayed)))
+            limit = _TRUE if max_out <= 0 else P.LT(nv, _i32(max_out), BOOL)
+            return tir.IfThenElse(limit, _seq(
+                set_(1, _i32(-1)), _st(fl, soft_thresh, P.IntImm(0)), _loop("j", nkeep_pos, scan),
+                tir.IfThenElse(P.GE(best, _i32(0), BOOL), _seq(
+                    swap, _loop("j", nkeep_pos, decay), set_(2, P.Add(nv, _i32(1), INT32))))))
+
+        def soft_finish(j):
+            lead = P.LT(P.Cast(INT32, j), nv, BOOL)
+            minus_row = _loop("k", e, lambda k: _st(out, minus, i, j, k))
+            if not ret_idx:
+                return tir.IfThenElse(P.Not(lead, BOOL), minus_row)
+            return tir.IfThenElse(lead, _st(box_out, _ld(indices, i, _i64(_ld(box, i, j))), i, j),
+                                  _seq(minus_row, _st(box_out, _i32(-1), i, j)))
+
+        head = (_loop("j", a, lambda j: _st(picked, _i32(0), j)), _loop("r", vc_pos, pick),
+                set_(0, keep), _loop("j", a, copy), set_(2, _i32(0)))
+        if soft:
+            tail = [_loop("r", nkeep_pos, soft_round), _loop("j", a, soft_finish)]
+            if ret_idx:
+                tail.append(_st(count_out, nv, i, P.IntImm(0)))
+            return _seq(*head, *tail)
+        tail = [_loop("j", nkeep_pos, select)]
+        if ret_idx:
+            tail += [set_(3, _i32(0)), _loop("j", a, compact), _loop("j", a, fill),
+                     _st(count_out, kept, i, P.IntImm(0))]
+        elif to_bottom:
+            def move(j):
+                return tir.IfThenElse(P.GE(score_at(out, i, j), zero, BOOL), _seq(
+                    _loop("k", e, lambda k: _st(moved, _ld(out, i, j, k), i, _i64(kept), k)),
+                    set_(3, P.Add(kept, _i32(1), INT32))))
+
+            def rest(j):
+                return tir.IfThenElse(P.GE(P.Cast(INT32, j), kept, BOOL),
+                                      _loop("k", e, lambda k: _st(moved, minus, i, j, k)))
+            tail += [set_(3, _i32(0)), _loop("j", a, move), _loop("j", a, rest)]
+        return _seq(*head, *tail)
+
+    allocs = [box, order, picked, scal, fl]
+    if ret_idx and not soft:
+        outs = (box_out, count_out)
+        allocs.insert(0, out)
+    elif ret_idx:
+        outs = (out, box_out, count_out)
+    elif to_bottom:
+        outs = (moved,)
+        allocs.insert(0, out)
+    else:
+        outs = (out,)
     block = tir.SBlock("non_max_suppression", (), (), (), _loop("i", b, batch),
-                       alloc_buffers=(out, box, order, picked, scal))
+                       alloc_buffers=tuple(allocs))
     root = tir.SBlock("root", (), (), (), tir.SBlockRealize((), _TRUE, block))
-    bufs = (data, vcount, indices, box_out, count_out)
+    bufs = (data, vcount, indices, *outs)
     handles = tuple(P.Var(buf.name, HANDLE) for buf in bufs)
     return tir.PrimFunc(handles, tuple(zip(handles, bufs)), tir.SBlockRealize((), _TRUE, root),
                         attrs=Attrs.of({"tirx.noalias": True}), is_private=True, s_tir=True)
 
 
 def legalize_nms(ctx):
-    """Hard NMS with return_indices (TE-leg-vision-5); soft NMS and the data-returning
-    forms are declined."""
-    if ctx.attr("soft_nms_sigma") > 0.0 or not ctx.attr("return_indices"):
-        raise ctx.decline("only hard NMS returning indices is lowered")
+    """TE-leg-vision-5: every form (hard or soft, indices or data)."""
     data = ctx.arg_sinfo[0]
     if not isinstance(data, si.TensorStructInfo) or data.shape is None or data.dtype.is_void:
         raise ctx.decline("the shape or dtype of data is unknown")
@@ -266,8 +349,10 @@ def legalize_nms(ctx):
             raise ctx.decline("valid_count or indices has an unknown shape")
     func = nms_prim_func(tuple(data.shape), data.dtype, ctx.call.attrs)
     gv = ctx.add_prim_func("non_max_suppression", func)
+    out = ctx.result_sinfo
+    fields = tuple(out.fields) if isinstance(out, si.TupleStructInfo) else (out,)
     return rx.Call(rx.Op("relax.call_tir"), (gv, rx.Tuple(tuple(ctx.args))),
-                   sinfo_args=tuple(ctx.result_sinfo.fields), span=ctx.call.span)
+                   sinfo_args=fields, span=ctx.call.span)
 
 
 # -- all_class_non_max_suppression -----------------------------------------------------------------

@@ -141,8 +141,11 @@ def test_hard_nms_suppresses_overlaps_of_one_class():
 
 
 @pytest.mark.parametrize("extra", ["", ", top_k=2, force_suppress=True",
-                                   ", max_output_size=1, id_index=-1"])
-def test_hard_nms_lowering(extra):
+                                   ", max_output_size=1, id_index=-1",
+                                   ", return_indices=False, invalid_to_bottom=True",
+                                   ", soft_nms_sigma=0.5, score_threshold=0.1",
+                                   ", soft_nms_sigma=0.5, return_indices=False"])
+def test_nms_lowering(extra):
     check_lowered(module('d: R.Tensor((2, "n", 6), dtype="float32"), '
                          'v: R.Tensor((2,), dtype="int32"), i: R.Tensor((2, "n"), dtype="int32")',
                          f"y = R.vision.non_max_suppression(d, v, i, iou_threshold=0.3{extra})"),

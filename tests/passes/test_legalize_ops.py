@@ -233,7 +233,6 @@ STAYS = {
                                              "extent (TE-leg-manip-12)",
     "ops/roi_align_aligned_empty_grid": "an adaptive sampling grid, its extent read from "
                                         "rois (TE-leg-vision-3)",
-    "ops/non_max_suppression_soft": "soft NMS is not lowered (TE-leg-vision-5)",
 }
 CHECKED_CASES = [c for c in CASES if c.expect == "ok"]
 
