@@ -94,18 +94,13 @@ def _fuse(mod: rx.IRModule) -> tuple[rx.IRModule, dict[str, str]]:
     if not merged:
         return mod, reasons
     # A fused PrimFunc takes the Primitive function's name where every use is a call that
-    # can be rewritten (the function then goes); otherwise a name of its own.
-    kept = _CallSites(mod, merged, rewrite=False)
-    kept.module(mod)
+    # can be rewritten (the function then goes); otherwise a name of its own. Names are
+    # chosen as if every call site can be rewritten, which is the common case; where one
+    # cannot, the call sites are found first and the rewrite runs again.
     uses = global_uses(mod)
-    taken = set(mod.functions)
-    for name, m in merged.items():
-        if name in kept.failed or uses[name].values or not mod.functions[name].is_private:
-            reasons[name] = kept.failed.get(name, "it is public or used as a value")
-            m.name = _unique(name, taken)
-        else:
-            m.name = name
-    out = _CallSites(mod, merged, rewrite=True).module(mod)
+    out, failed = _rewrite_call_sites(mod, merged, uses, {}, reasons)
+    if failed:
+        out, _ = _rewrite_call_sites(mod, merged, uses, failed, reasons)
     functions = dict(out.functions)
     # A Primitive function whose every use was rewritten is replaced by its PrimFunc.
     removed = {name for name, m in merged.items() if m.name == name}
@@ -125,6 +120,23 @@ def _fuse(mod: rx.IRModule) -> tuple[rx.IRModule, dict[str, str]]:
     return finish(out.with_functions(functions)), reasons
 
 
+def _rewrite_call_sites(mod: rx.IRModule, merged: dict[str, _Merged], uses,
+                        failed: dict[str, str], reasons: dict[str, str]):
+    """The module with the calls of the merged functions rewritten (each merged function
+    named as PASS-fusetir-1 says, given the functions whose call sites ``failed``), and
+    the call sites that failed."""
+    taken = set(mod.functions)
+    for name, m in merged.items():
+        if name in failed or uses[name].values or not mod.functions[name].is_private:
+            reasons[name] = failed.get(name, "it is public or used as a value")
+            m.name = _unique(name, taken)
+        else:
+            m.name = name
+    sites = _CallSites(mod, merged, dict(failed))
+    out = sites.module(mod)
+    return out, sites.failed
+
+
 def _unique(name: str, taken: set[str]) -> str:
     out, k = name, 0
     while out in taken:
@@ -138,10 +150,13 @@ def _unique(name: str, taken: set[str]) -> str:
 
 
 class _CallSites(Rewriter):
-    def __init__(self, mod: rx.IRModule, merged: dict[str, _Merged], rewrite: bool):
+    """Rewrites each call of a merged function into a call_tir of its PrimFunc, except
+    for the functions in ``failed`` (those with a call site that cannot be rewritten,
+    which this traversal adds to)."""
+
+    def __init__(self, mod: rx.IRModule, merged: dict[str, _Merged], failed: dict[str, str]):
         super().__init__()
-        self.mod, self.merged, self.rewrite = mod, merged, rewrite
-        self.failed: dict[str, str] = {}
+        self.mod, self.merged, self.failed = mod, merged, failed
 
     def call(self, e: rx.Call) -> rx.Expr:
         e2 = super().call(e)
@@ -153,7 +168,7 @@ class _CallSites(Rewriter):
         except Declined as why:
             self.failed.setdefault(name, f"a call site: {why}")
             return e2
-        return new if self.rewrite and name not in self.failed else e2
+        return new if name not in self.failed else e2
 
 
 def _call_tir(call: rx.Call, func: rx.Function, m: _Merged) -> rx.Call:

@@ -229,6 +229,39 @@ def test_fig8_a_variable_no_buffer_binds_is_a_scalar_parameter():
     assert "R.prim_value(n)" in out.script()
 
 
+def test_one_call_site_that_cannot_pass_a_scalar_keeps_every_call():
+    """A Primitive function with one call site whose ``n`` is unknown (a shape of
+    unknown values) is left as it is, at every call site, the one that could be rewritten
+    included (PASS-fusetir-1: a function is replaced everywhere or nowhere)."""
+    mod = _module("""
+    @R.function(private=True)
+    def fused_exp_double(f: R.Tensor(("n * 2",), "float32"), tir_vars: R.Shape(["n"])):
+        n = T.int64()
+        R.func_attr({"Primitive": True})
+        cls = Module
+        with R.dataflow():
+            a = R.call_tir(cls.exp, (f,), out_ty=R.Tensor((n * 2,), "float32"))
+            b = R.call_tir(cls.double, (a,), out_ty=R.Tensor((n * 2,), "float32"))
+            R.output(b)
+        return b
+
+    @R.function
+    def main(x: R.Tensor(("n * 2",), "float32"), s: R.Shape(["n"]),
+             z: R.Tensor(ndim=1, dtype="float32"), t: R.Shape(ndim=1)):
+        n = T.int64()
+        cls = Module
+        with R.dataflow():
+            y = cls.fused_exp_double(x, R.shape([n]))
+            w = cls.fused_exp_double(z, t)
+            R.output(y, w)
+        return (y, w)
+""")
+    assert "is not known" in declined(mod)["fused_exp_double"]
+    out = _check(mod)
+    assert _main_callees(out) == ["fused_exp_double", "fused_exp_double"]
+    assert isinstance(out.functions["fused_exp_double"], rx.Function)
+
+
 def test_a_scalar_argument_from_a_prim_parameter():
     """An inner call's scalar argument may be a parameter ``R.Prim(value="n")``: ``n``
     becomes a scalar parameter of the fused PrimFunc, passed the caller's value."""
