@@ -122,7 +122,8 @@ PIPELINES: dict[str, tuple[str, ...]] = {
     # Lowering and fusion (paper Fig. 13, its first half).
     "fuse": ("LegalizeOps", "AnnotateTIROpPattern", "FuseOps", "FuseTIR"),
     # TVM 0.27's default build pipeline (lowering_stages.TVM_DEFAULT_ORDER, PASS-pipe-5),
-    # less RewriteCUDAGraph (not registered; TVM's is a no-op off CUDA targets).
+    # less RewriteCUDAGraph (TVM's is a no-op off CUDA targets; "default_cuda_graph" below
+    # has it).
     "default": ("DispatchSampling", "DispatchSortScan", "LegalizeOps", "RewriteDataflowReshape",
                 "ToNonDataflow", "RemovePurityChecking", "CallTIRRewrite",
                 "StaticPlanBlockMemory", "LowerAllocTensor", "KillAfterLastUse",
