@@ -125,11 +125,20 @@ KNOWN_LOWERED = {
         "median_axis1", "median_all_keepdims", "median_nan_last", "median_empty_row")},
     "arange_prim_step": (OURS, "TVM's shape ceil(6.0 / float32(s)) casts from float32, "
                                "which our evaluation of dimensions refuses (EXEC-sym-1)"),
+    "roi_align_aligned_empty_grid": (TVM_BUG, "an empty sampling grid never runs its T.init; "
+                                              "output unwritten (vision.md EXEC-vision-roi-3)"),
+    **{name: (OURS, "TVM's NMS kernels declare buffers our parser does not read (SYN-tir-7: "
+                    "no data variable)") for name in (
+        "non_max_suppression_force", "non_max_suppression_per_class", "non_max_suppression_soft",
+        "non_max_suppression_valid_count_too_large", "all_class_non_max_suppression_onnx",
+        "all_class_non_max_suppression_tensorflow")},
 }
 
 # CONF-lower-2: cases whose lowered text TVM does not read though it reads the case's
 # own text: case id -> why.
 KNOWN_UNREAD = {
+    "ops/call_py_func_not_run": "our printer writes ty_args=; TVM 0.27's R.call_py_func reads "
+                                "out_ty= only",
     "exec/call_symbolic_signature": "our printer writes R.Prim(value=a) annotations; TVM "
                                     "0.27's R.Prim takes a dtype only",
     "exec/prim_float_and_bool_values": "R.Prim(value=...) (as call_symbolic_signature)",
