@@ -349,6 +349,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.out == "":
         raise CLIError("--out needs a file name")
     mod = _parse_file(args.file)
+    if args.target:  # BE-cli-run-1: the PrimFuncs on a device
+        from relax_ref.backends.run_device import cmd_run_device
+        return cmd_run_device(args, mod)
+    if args.compare:
+        raise CLIError("--compare compares a device run with the interpreter: give --target")
     trace = None
     if args.trace:
         def trace(binding, value):
@@ -770,6 +775,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="OUT.npz",
                    help="save results as out_0, out_1, ... (tuples flattened depth-first)")
     p.add_argument("--trace", action="store_true", help="print every binding's value summary")
+    p.add_argument("--target", choices=("opencl", "cuda"), default=None,
+                   help="compile as tvm.compile does and run the kernels on this device")
+    p.add_argument("--compare", action="store_true",
+                   help="with --target: also run the interpreter and report the differences")
     _tir_options(p)
     p.set_defaults(func=cmd_run)
 
