@@ -16,11 +16,14 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL, INT32, INT64
 
-from .common import OpRuntimeError, provably_ne, tensor_arg
+from .common import OpRuntimeError, cast_value, provably_ne, tensor_arg
 from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, \
     to_float, to_int
 
 FAMILY = "vision"
+# roi_align's adaptive grid is read from rois: a bound on its points per bin, so a huge
+# roi is an error rather than a run without end.
+_MAX_GRID = 1 << 20
 
 
 def to_pooled_size(value) -> tuple[int, int]:
@@ -86,6 +89,42 @@ def deduce_roi_align(ctx: DeduceContext) -> si.StructInfo:
 
 # -- semantics ---------------------------------------------------------------------------------
 
+def tmax(a, b):
+    """TIR's max, ``select(a > b, a, b)`` (EXEC-tir-float-2): a NaN on the left loses."""
+    return a if a > b else b
+
+
+def tmin(a, b):
+    """TIR's min, ``select(a < b, a, b)``."""
+    return a if a < b else b
+
+
+def to_i32(v) -> int:
+    """A TIR cast of a float to int32 (EXEC-tir-cast-2: truncation; NaN and values out
+    of range give x86's value)."""
+    return int(cast_value(np.asarray(v), np.int32))
+
+
+def select_max_fold(values: np.ndarray, init: float = -np.inf) -> np.ndarray:
+    """A max reduction over the last axis as TIR folds it from ``init``:
+    ``acc = select(acc > v, acc, v)`` in order. A NaN becomes the accumulator and is
+    replaced by the next element, so the result is the maximum of the elements after the
+    last NaN (NaN when the last element is one)."""
+    values = np.asarray(values)
+    if values.shape[-1] == 0:
+        return np.full(values.shape[:-1], init, values.dtype)
+    nan = np.isnan(values)
+    plain = np.max(values, axis=-1, initial=init) if not nan.any() else None
+    if plain is not None:
+        return plain.astype(values.dtype)
+    k = values.shape[-1]
+    last = np.where(nan.any(-1), k - 1 - np.argmax(nan[..., ::-1], axis=-1), -1)
+    after = np.arange(k) > last[..., None]
+    tail = np.where(after, values, -np.inf).max(axis=-1)
+    out = np.where(last < 0, np.maximum(tail, init), tail)
+    return np.where(last == k - 1, np.nan, out).astype(values.dtype)
+
+
 def _batch_index(roi, n: int, i: int) -> int:
     """EXEC-vision-roi-1: rois[i, 0] truncated to int32 names the image; outside the
     batch it traps (TVM's kernel reads out of bounds)."""
@@ -104,10 +143,10 @@ def roi_pool_bins(roi, scale, ph_n: int, pw_n: int, h: int, w: int, dt):
     """topi's bin bounds of every output cell: (hstart, hend) per ph, (wstart, wend) per
     pw, each clamped to the image (int)."""
     s = dt(scale)
-    start_w = int(_round_half_up(roi[1] * s, dt))
-    start_h = int(_round_half_up(roi[2] * s, dt))
-    end_w = int(_round_half_up(roi[3] * s, dt))
-    end_h = int(_round_half_up(roi[4] * s, dt))
+    start_w = to_i32(_round_half_up(roi[1] * s, dt))
+    start_h = to_i32(_round_half_up(roi[2] * s, dt))
+    end_w = to_i32(_round_half_up(roi[3] * s, dt))
+    end_h = to_i32(_round_half_up(roi[4] * s, dt))
     roi_h = max(end_h - start_h + 1, 1)
     roi_w = max(end_w - start_w + 1, 1)
     bin_h = dt(roi_h) / dt(ph_n)
@@ -115,16 +154,17 @@ def roi_pool_bins(roi, scale, ph_n: int, pw_n: int, h: int, w: int, dt):
 
     def clamp(v, hi):
         return min(max(v, 0), hi)
-    hs = [(clamp(int(np.floor(dt(p) * bin_h)) + start_h, h),
-           clamp(int(np.ceil(dt(p + 1) * bin_h)) + start_h, h)) for p in range(ph_n)]
-    ws = [(clamp(int(np.floor(dt(p) * bin_w)) + start_w, w),
-           clamp(int(np.ceil(dt(p + 1) * bin_w)) + start_w, w)) for p in range(pw_n)]
+    hs = [(clamp(to_i32(np.floor(dt(p) * bin_h)) + start_h, h),
+           clamp(to_i32(np.ceil(dt(p + 1) * bin_h)) + start_h, h)) for p in range(ph_n)]
+    ws = [(clamp(to_i32(np.floor(dt(p) * bin_w)) + start_w, w),
+           clamp(to_i32(np.ceil(dt(p + 1) * bin_w)) + start_w, w)) for p in range(pw_n)]
     return hs, ws
 
 
 def compute_roi_pool(attrs, data, rois):
     """EXEC-vision-roi-2: the maximum of each bin of each roi (topi's bounds, rounded
-    half up from the scaled corners); an empty bin is 0."""
+    half up from the scaled corners; TIR's max, so a NaN is kept only when last); an
+    empty bin is 0."""
     ph_n, pw_n = attrs.get("pooled_size")
     n, c, h, w = data.shape
     dt = rois.dtype.type
@@ -135,7 +175,10 @@ def compute_roi_pool(attrs, data, rois):
         for p, (h0, h1) in enumerate(hs):
             for q, (w0, w1) in enumerate(ws):
                 if h1 > h0 and w1 > w0:
-                    out[i, :, p, q] = data[b, :, h0:h1, w0:w1].max(axis=(1, 2))
+                    # TIR's fold runs over the whole image, -inf outside the bin
+                    masked = np.full((c, h, w), -np.inf, data.dtype)
+                    masked[:, h0:h1, w0:w1] = data[b, :, h0:h1, w0:w1]
+                    out[i, :, p, q] = select_max_fold(masked.reshape(c, h * w))
     return out
 
 
@@ -145,9 +188,9 @@ def _bilinear(img, y, x, h: int, w: int, dt):
     zero = np.zeros(img.shape[0], img.dtype)
     if y < dt(-1.0) or x < dt(-1.0) or y > dt(h) or x > dt(w):
         return zero
-    y = min(max(y, dt(0.0)), dt(h - 1))
-    x = min(max(x, dt(0.0)), dt(w - 1))
-    y0, x0 = int(np.floor(y)), int(np.floor(x))
+    y = tmin(tmax(y, dt(0.0)), dt(h - 1))
+    x = tmin(tmax(x, dt(0.0)), dt(w - 1))
+    y0, x0 = to_i32(np.floor(y)), to_i32(np.floor(x))
     wy_h, wx_h = y - dt(y0), x - dt(x0)
     wy_l, wx_l = dt(1) - wy_h, dt(1) - wx_h
     val = None
@@ -180,27 +223,35 @@ def compute_roi_align(attrs, data, rois):
         sw, sh, ew, eh = roi[1] * s, roi[2] * s, roi[3] * s, roi[4] * s
         roi_h, roi_w = eh - sh, ew - sw
         if not attrs.get("aligned"):
-            roi_h, roi_w = max(roi_h, dt(1.0)), max(roi_w, dt(1.0))
+            roi_h, roi_w = tmax(roi_h, dt(1.0)), tmax(roi_w, dt(1.0))
         bin_h, bin_w = roi_h / dt(ph_n), roi_w / dt(pw_n)
         if ratio > 0:
             gh = gw = ratio
         else:
-            gh, gw = int(np.ceil(roi_h / dt(ph_n))), int(np.ceil(roi_w / dt(pw_n)))
-        count = dt(gh * gw)
+            gh, gw = to_i32(np.ceil(roi_h / dt(ph_n))), to_i32(np.ceil(roi_w / dt(pw_n)))
+        if gh * gw > _MAX_GRID:
+            raise OpRuntimeError("resource", f"roi {i} needs a sampling grid of {gh} x {gw} "
+                                 f"points per bin, more than {_MAX_GRID}",
+                                 rule="EXEC-vision-roi-3")
+        count = dt(np.int64(gh) * gw)
         for p in range(ph_n):
             y0 = sh + dt(p) * bin_h
             for q in range(pw_n):
                 x0 = sw + dt(q) * bin_w
                 if gh <= 0 or gw <= 0:
                     continue  # an empty grid (aligned, an empty roi): 0
-                acc = np.full(c, 0 if avg else np.finfo(data.dtype).min, data.dtype)
+                acc = np.zeros(c, data.dtype)
+                samples = []
                 for ry in range(gh):
                     y = y0 + (dt(ry) + dt(0.5)) * bin_h / dt(gh)
-                    for rx in range(max(gw, 0)):
+                    for rx in range(gw):
                         x = x0 + (dt(rx) + dt(0.5)) * bin_w / dt(gw)
                         v = _bilinear(data[b], y, x, h, w, dt)
-                        acc = acc + v / count if avg else np.maximum(acc, v)
-                out[i, :, p, q] = acc
+                        if avg:
+                            acc = acc + v / count
+                        else:
+                            samples.append(v)
+                out[i, :, p, q] = acc if avg else select_max_fold(np.stack(samples, -1))
     return np.transpose(out, (0, 2, 3, 1)).copy() if nhwc else out
 
 

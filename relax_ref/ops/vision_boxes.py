@@ -17,6 +17,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import FLOAT32, INT32, INT64
 
 from .common import OpRuntimeError, fold_mul, int_const, provably_ne, tensor_arg
+from .vision import tmax, tmin
 from .vision_boxes_lowering import legalize_all_class_nms, legalize_get_valid_counts, \
     legalize_nms
 from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, \
@@ -123,14 +124,15 @@ def deduce_nms(ctx: DeduceContext) -> si.StructInfo:
 
 
 def _iou(a, b, dt):
-    """topi's IoU of two boxes given as corners in any order (0 for an empty union)."""
-    al, ar = min(a[0], a[2]), max(a[0], a[2])
-    at, ab = min(a[1], a[3]), max(a[1], a[3])
-    bl, br = min(b[0], b[2]), max(b[0], b[2])
-    bt, bb = min(b[1], b[3]), max(b[1], b[3])
+    """topi's IoU of two boxes given as corners in any order (0 for an empty union), with
+    TIR's min and max (a NaN coordinate behaves as in TVM's kernel)."""
+    al, ar = tmin(a[0], a[2]), tmax(a[0], a[2])
+    at, ab = tmin(a[1], a[3]), tmax(a[1], a[3])
+    bl, br = tmin(b[0], b[2]), tmax(b[0], b[2])
+    bt, bb = tmin(b[1], b[3]), tmax(b[1], b[3])
     zero = dt(0)
-    w = max(zero, min(ar, br) - max(al, bl))
-    h = max(zero, min(ab, bb) - max(at, bt))
+    w = tmax(zero, tmin(ar, br) - tmax(al, bl))
+    h = tmax(zero, tmin(ab, bb) - tmax(at, bt))
     inter = h * w
     union = (ar - al) * (ab - at) + (br - bl) * (bb - bt) - inter
     return zero if union <= zero else inter / union

@@ -11,6 +11,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL
 
 from .common import fold_mul, provably_ne, tensor_arg
+from .vision import select_max_fold
 from .registry import Attr, DeduceContext, OpDef, Operand, register, to_bool, to_float
 
 FAMILY = "vision"
@@ -82,7 +83,8 @@ def compute_multibox(attrs, cls, loc, anchor):
         box = np.stack([yc - hh, xc - hw, yc + hh, xc + hw], axis=-1).astype(cls.dtype)
         if attrs.get("clip"):
             box = np.maximum(zero, np.minimum(one, box))
-        m = cls.max(axis=1, keepdims=True)
+        # TIR's max fold over the classes (a NaN is kept only when last)
+        m = np.expand_dims(select_max_fold(np.moveaxis(cls, 1, -1)), 1)
         e = exp(cls - m)
         scores = (e / e.sum(axis=1, keepdims=True, dtype=cls.dtype)).astype(cls.dtype)
         scores = scores * (scores >= dt(attrs.get("threshold"))).astype(cls.dtype)

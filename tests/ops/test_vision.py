@@ -213,3 +213,16 @@ def test_multibox_transform_loc():
                          "y = R.vision.multibox_transform_loc(c, l, a, clip=True, "
                          "threshold=0.2, keep_background=False)"),
                   "relax.vision.multibox_transform_loc")
+
+
+def test_nan_follows_tirs_max():
+    """A max folds as TIR's select(acc > v, acc, v): a NaN is replaced by what follows."""
+    from relax_ref.ops.vision import select_max_fold
+
+    v = np.array([[1.0, np.nan, 0.5], [1.0, 2.0, np.nan], [3.0, 1.0, 2.0]], "float32")
+    np.testing.assert_array_equal(select_max_fold(v), np.float32([0.5, np.nan, 3.0]))
+    x = X.copy()
+    x[0, 0, 0, 0] = np.nan  # the first pixel of the bin: replaced by the next ones
+    out = compute("vision.roi_pool", x, np.array([[0, 0, 0, 1, 0]], "float32"),
+                  pooled_size=1, spatial_scale=1.0)
+    assert out[0, 0, 0, 0] == X[0, 0, 0, 1]
