@@ -320,10 +320,12 @@ def _legalize_roi_align(ctx):
     """TE-leg-vision-3: topi's roi_align for a fixed grid (sample_ratio > 0): one stage,
     a sum (avg, each sample divided by the count) or max reduction over the grid of
     bilinear samples, each neighbour read only where it lies in the image. An adaptive
-    grid (sample_ratio <= 0) has extents read from rois: declined."""
+    grid (sample_ratio <= 0) has extents read from rois: TIR loops (TE-leg-vision-7)."""
     ratio = ctx.attr("sample_ratio")
-    if ratio <= 0:
-        raise ctx.decline("an adaptive sampling grid has extents read from rois")
+    if ratio <= 0:  # the grid's extent is read from rois: loops written as TIR
+        from .vision_roi_lowering import legalize_roi_align_adaptive
+
+        return legalize_roi_align_adaptive(ctx)
     nhwc = ctx.attr("layout") == "NHWC"
     data, rois = ctx.tensor(0, "data"), ctx.tensor(1, "rois")
     if nhwc:

@@ -68,8 +68,10 @@ def test_roi_pool_lowering():
 
 
 @pytest.mark.parametrize("layout,extra", [("NCHW", ", sample_ratio=2"),
-                                          ("NHWC", ', sample_ratio=1, aligned=True, mode="max"')])
-def test_roi_align_lowering_with_a_fixed_grid(layout, extra):
+                                          ("NHWC", ', sample_ratio=1, aligned=True, mode="max"'),
+                                          ("NCHW", ", aligned=True"), ("NHWC", ', mode="max"')])
+def test_roi_align_lowering(layout, extra):
+    """A fixed grid (te, TE-leg-vision-3) and an adaptive one (TIR, TE-leg-vision-7)."""
     shape = "(2, 2, 4, 5)" if layout == "NCHW" else "(2, 4, 5, 2)"
     check_lowered(module(f'x: R.Tensor({shape}, dtype="float32"), '
                          'r: R.Tensor(("r", 5), dtype="float32")',

@@ -231,8 +231,6 @@ STAYS = {
                                         "(TE-leg-create-5, TE-leg-4)",
     "ops/reverse_sequence_lengths_mismatch": "seq_lengths' length not provably the batch "
                                              "extent (TE-leg-manip-12)",
-    "ops/roi_align_aligned_empty_grid": "an adaptive sampling grid, its extent read from "
-                                        "rois (TE-leg-vision-3)",
 }
 CHECKED_CASES = [c for c in CASES if c.expect == "ok"]
 
