@@ -351,7 +351,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     mod = _parse_file(args.file)
     if args.target:  # BE-cli-run-1: the PrimFuncs on a device
         from relax_ref.backends.run_device import cmd_run_device
-        return cmd_run_device(args, mod)
+        return cmd_run_device(args, mod, sys.modules[__name__])
     if args.compare:
         raise CLIError("--compare compares a device run with the interpreter: give --target")
     trace = None

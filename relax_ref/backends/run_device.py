@@ -43,20 +43,18 @@ def _describe_runner(runner: DeviceRunner, where: str) -> list[str]:
     return lines
 
 
-def cmd_run_device(args, mod) -> int:
-    """BE-cli-run-1..3 for ``relax-ref run --target``."""
-    from relax_ref.cli import (
-        CLIError, _build_arguments, _entry, _leaves, _limits, _saved_arrays, _summary,
-        write_output,
-    )
+def cmd_run_device(args, mod, cli) -> int:
+    """BE-cli-run-1..3 for ``relax-ref run --target``; ``cli`` is the command-line module
+    (its argument building, printing and errors, handed down: backends sit below it)."""
     from relax_ref.errors import RelaxError
+    CLIError = cli.CLIError
     from relax_ref.semantics.interpreter import Interpreter
 
-    limits = _limits(args)
+    limits = cli._limits(args)
     reference = Interpreter(mod, limits=limits)
-    entry = _entry(reference.mod, args.entry)
+    entry = cli._entry(reference.mod, args.entry)
     func = reference.mod.functions[entry]
-    values = _build_arguments(func, args, limits.max_tensor_bytes)
+    values = cli._build_arguments(func, args, limits.max_tensor_bytes)
     try:
         lowered = compile_for_device(reference.mod)
     except RelaxError as err:
@@ -69,7 +67,7 @@ def cmd_run_device(args, mod) -> int:
                 runner.prepare(name, f)
     except CompileError as err:
         raise CLIError(f"{err} [BE-run-2]") from None
-    where = _device_name(args.target, runner)
+    where = _device_name(args.target, runner, CLIError)
     device = DeviceInterpreter(lowered, runner, limits=limits)
     try:
         result = device.run(entry, copy.deepcopy(values))
@@ -78,15 +76,15 @@ def cmd_run_device(args, mod) -> int:
     for line in _describe_runner(runner, where):
         print(line, file=sys.stderr)
     ret = func.ret_struct_info or getattr(func.body, "struct_info", None)
-    outs = _leaves(result, ret)
+    outs = cli._leaves(result, ret)
     for i, v in enumerate(outs):
-        print(f"out_{i}: {'R.null_value()' if v is None else _summary(v)}")
+        print(f"out_{i}: {'R.null_value()' if v is None else cli._summary(v)}")
         if isinstance(v, np.ndarray) and v.size:
             print("  " + np.array2string(v.reshape(-1)[:8], precision=5, separator=", ")
                   + (" ..." if v.size > 8 else ""))
     status = 0
     if args.compare:
-        expected = _leaves(reference.run(entry, copy.deepcopy(values)), ret)
+        expected = cli._leaves(reference.run(entry, copy.deepcopy(values)), ret)
         print("compared with the interpreter, end to end (reported; the errors of "
               "several kernels add up):")
         for i, (x, y) in enumerate(zip(expected, outs)):
@@ -94,7 +92,7 @@ def cmd_run_device(args, mod) -> int:
                 worst_abs, worst_ulp, _ = difference(x, y)
                 print(f"  out_{i}: largest |difference| {worst_abs:.3g}, {worst_ulp:.3g} ULP")
             else:
-                same = _summary(x) == _summary(y)
+                same = cli._summary(x) == cli._summary(y)
                 print(f"  out_{i}: {'equal' if same else 'DIFFERENT'}")
                 status |= 0 if same else 1
         print(f"each PrimFunc call compared with the interpreter on the same inputs "
@@ -105,16 +103,14 @@ def cmd_run_device(args, mod) -> int:
             print(f"  OUTSIDE THE BOUND: {line}")
         status |= 1 if runner.failures else 0
     if args.out is not None:
-        arrays = _saved_arrays(outs)
-        write_output(args.out, lambda f: np.savez(f, **arrays))
+        arrays = cli._saved_arrays(outs)
+        cli.write_output(args.out, lambda f: np.savez(f, **arrays))
     return status
 
 
-def _device_name(target: str, runner: DeviceRunner) -> str:
+def _device_name(target: str, runner: DeviceRunner, CLIError) -> str:
     """The device, or a NoDeviceError-worthy CLIError for CUDA without a GPU
     (BE-cli-run-3: the kernels are compiled with NVRTC first, so they are checked)."""
-    from relax_ref.cli import CLIError
-
     if target == "opencl":
         from .runtime_opencl import default_platform
         platform = default_platform()

@@ -19,7 +19,7 @@ from relax_ref.ir.numpy_dtype import numpy_dtype
 from relax_ref.semantics.memory import poison_array
 from relax_ref.solver.evaluate import evaluate_int
 
-from .runtime_host import Compiled, NoDeviceError, check_arguments, copy_back, device_buffers
+from .device_call import Compiled, NoDeviceError, check_arguments, copy_back, device_buffers
 
 __all__ = ["cuda_device", "run_cuda", "launch_plan", "LaunchPlan"]
 
@@ -39,7 +39,7 @@ def cuda_device() -> tuple[str | None, str]:
     try:
         (err,) = drv.cuInit(0)
     except Exception as e:  # noqa: BLE001 - no driver library: said, not raised
-        return None, f"no NVIDIA driver ({str(e).splitlines()[0][:120]})"
+        return None, f"no NVIDIA driver ({str(e).splitlines()[0]})"
     if err != drv.CUresult.CUDA_SUCCESS:
         return None, f"cuInit failed: {err.name}"
     err, count = drv.cuDeviceGetCount()

@@ -20,16 +20,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from relax_ref.errors import RelaxError, RuntimeCheckError
+from relax_ref.errors import RelaxError
 from relax_ref.ir import tir
-from relax_ref.ir.numpy_dtype import numpy_dtype
 from relax_ref.semantics.interpreter import Interpreter
 from relax_ref.semantics.memory import poison_array
 from relax_ref.solver.evaluate import evaluate_int
 from relax_ref.values import PrimScalar
 
+from .device_call import (
+    Compiled, HostError, NoDeviceError, check_arguments, copy_back, device_buffers,
+)
 from .gpu_schedule import TARGET_THREADS, default_gpu_schedule
-from .lower import DeviceProgram, host_environment, lower_for_device
+from .lower import lower_for_device
 from .row_reduction import schedule_row_reductions
 
 __all__ = ["DeviceRunner", "DeviceInterpreter", "Compiled", "HostError", "NoDeviceError",
@@ -44,29 +46,6 @@ INEXACT = frozenset({
     "exp", "exp2", "exp10", "log", "log2", "log10", "log1p", "expm1", "erf", "tanh", "sqrt",
     "sin", "cos", "tan", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh",
     "pow", "atan2", "hypot", "rsqrt", "sigmoid"})
-
-
-class HostError(RuntimeCheckError):
-    """An argument the kernels cannot take, or a kernel that broke its contract."""
-
-    def __init__(self, message: str, rule: str):
-        super().__init__(message, None, check="device", rule=rule)
-
-
-class NoDeviceError(RuntimeError):
-    """The target's kernels compiled, but there is no device to run them on."""
-
-
-@dataclass
-class Compiled:
-    """One PrimFunc prepared for the device: its split program and source, or
-    ``reason`` why it runs on the host."""
-
-    name: str
-    program: DeviceProgram | None = None
-    source: str | None = None
-    binary: object = None  # the CUDA cubin; OpenCL builds from ``source`` (cached)
-    reason: str | None = None
 
 
 @dataclass
@@ -85,6 +64,7 @@ class DeviceRunner:
     check: bool = False
     cache: dict[int, tuple[tir.PrimFunc, Compiled]] = field(default_factory=dict)
     calls: dict[str, int] = field(default_factory=dict)
+    times: dict[str, float] | None = None  # CUDA: seconds per kernel name (CUDA events)
     worst: dict[str, float] = field(default_factory=dict)  # BE-host-4: largest ULP seen
     failures: list[str] = field(default_factory=list)  # BE-host-4: calls beyond the bound
 
@@ -145,7 +125,7 @@ class DeviceRunner:
             _run_opencl(compiled, args, self.platform)
         else:
             from .runtime_cuda import run_cuda
-            run_cuda(compiled, args)
+            run_cuda(compiled, args, self.times)
 
 
 class DeviceInterpreter(Interpreter):
@@ -182,72 +162,6 @@ class DeviceInterpreter(Interpreter):
         if expected is not None:
             runner.compare(name, func, expected, args)
         return ()
-
-
-def check_arguments(prog: DeviceProgram, args: list) -> dict:
-    """BE-host-2: each buffer parameter gets a tensor of its dtype and shape (the
-    interpreter checks the same in ``run_prim_func``; a kernel would not); returns the
-    host's variables."""
-    func = prog.func
-    if len(args) != len(func.params):
-        raise HostError(f"{prog.name}: {len(args)} arguments for {len(func.params)} "
-                        f"parameters", "BE-host-2")
-    scalars = [a.value if isinstance(a, PrimScalar) else a for a in args]
-    env = host_environment(func, scalars)
-    buffers = dict(func.buffer_map)
-    for k, (p, a) in enumerate(zip(func.params, scalars)):
-        b = buffers.get(p)
-        if b is None:
-            continue
-        if not isinstance(a, np.ndarray):
-            raise HostError(f"{prog.name}: argument {k} ({b.name}) is not a tensor",
-                            "BE-host-2")
-        shape = tuple(int(evaluate_int(d, env)) for d in b.shape)
-        if a.dtype != numpy_dtype(b.dtype) or a.shape != shape:
-            raise HostError(f"{prog.name}: argument {k} ({b.name}) is {a.dtype}{list(a.shape)}, "
-                            f"expected {b.dtype}{list(shape)}", "BE-host-2")
-    return env
-
-
-def device_buffers(prog: DeviceProgram, args: list) -> tuple[list, dict[int, int]]:
-    """BE-host-2: the distinct arrays among the arguments (one device buffer each: a
-    tensor passed twice, as an in-place call does, is one buffer) and, per parameter
-    index, which of them. Arguments that overlap without being the same memory cannot
-    be two device buffers and are an error."""
-    distinct: list[np.ndarray] = []
-    which: dict[int, int] = {}
-    for k, a in enumerate(args):
-        if not isinstance(a, np.ndarray):
-            continue
-        for j, d in enumerate(distinct):
-            if _same_memory(a, d):
-                which[k] = j
-                break
-            if np.may_share_memory(a, d) and a.size and d.size:
-                raise HostError(f"{prog.name}: argument {k} overlaps another argument "
-                                f"without being the same tensor", "BE-host-2")
-        else:
-            which[k] = len(distinct)
-            distinct.append(a)
-    return distinct, which
-
-
-def _same_memory(a: np.ndarray, b: np.ndarray) -> bool:
-    return (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
-            and a.shape == b.shape and a.strides == b.strides and a.dtype == b.dtype)
-
-
-def copy_back(prog: DeviceProgram, distinct: list, results: list) -> None:
-    """BE-host-2: a writable argument takes the device's result; a read-only one (a
-    ``call_tir`` input, EXEC-dps-4) must come back unchanged, else the kernel wrote an
-    input and that is an error, never a silent difference from the interpreter."""
-    for k, (arr, out) in enumerate(zip(distinct, results)):
-        out = out.reshape(arr.shape)
-        if arr.flags.writeable:
-            np.copyto(arr, out)
-        elif np.ascontiguousarray(arr).tobytes() != out.tobytes():  # bits, NaNs too
-            raise HostError(f"{prog.name}: the kernels wrote argument {k}, an input the "
-                            f"PrimFunc may only read", "BE-host-2")
 
 
 def _run_opencl(compiled: Compiled, args: list, platform: str | None) -> None:
