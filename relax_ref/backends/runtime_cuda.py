@@ -68,15 +68,17 @@ def _context():
     return ctx
 
 
-_MODULES: dict[int, tuple[bytes, object]] = {}
+_MODULES: dict[int, tuple[bytes, np.ndarray, object]] = {}
 
 
 def _module(cubin: bytes):
+    """The loaded module of a cubin, once (the image kept alive beside it)."""
     hit = _MODULES.get(id(cubin))
     if hit is None:
-        hit = (cubin, _check(_driver().cuModuleLoadData(cubin)))
+        image = np.frombuffer(cubin, dtype=np.uint8)
+        hit = (cubin, image, _check(_driver().cuModuleLoadData(image.ctypes.data)))
         _MODULES[id(cubin)] = hit
-    return hit[1]
+    return hit[2]
 
 
 @dataclass
@@ -128,7 +130,7 @@ def run_cuda(compiled: Compiled, args: list, times: dict | None = None) -> None:
     plan = launch_plan(compiled, args)
     module = _module(compiled.binary)
     host = [np.ascontiguousarray(a).reshape(-1) for a in plan.arrays] + plan.intermediates
-    device = []
+    device, events = [], []
     try:
         for h in host:
             d = _check(drv.cuMemAlloc(max(h.nbytes, 1)))
@@ -136,6 +138,7 @@ def run_cuda(compiled: Compiled, args: list, times: dict | None = None) -> None:
             if h.nbytes:
                 _check(drv.cuMemcpyHtoD(d, h.ctypes.data, h.nbytes))
         start, stop = _check(drv.cuEventCreate(0)), _check(drv.cuEventCreate(0))
+        events += [start, stop]
         for kname, grid, block, params in plan.kernels:
             if grid * block == 0:
                 continue  # BE-lower-4
@@ -160,4 +163,6 @@ def run_cuda(compiled: Compiled, args: list, times: dict | None = None) -> None:
     finally:
         for d in device:
             drv.cuMemFree(d)
+        for e in events:
+            drv.cuEventDestroy(e)
     copy_back(compiled.program, plan.arrays, results)

@@ -60,3 +60,26 @@ def test_cuda_without_a_gpu_says_so_after_compiling(capsys):
     assert main(["run", str(MLP), "--target", "cuda", "--sym", "b=2"]) != 0
     err = capsys.readouterr().err
     assert "no CUDA device is available" in err and "compiled for sm_90" in err
+
+
+F16 = """
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4, 8), dtype="float16"), w: R.Tensor((8, 8), dtype="float16")) -> R.Tensor((4, 8), dtype="float16"):
+        with R.dataflow():
+            y = R.matmul(x, w)
+            z = R.nn.softmax(y, axis=-1)
+            s = R.nn.silu(z)
+            R.output(s)
+        return s
+"""
+
+
+@opencl
+def test_float16_runs_with_half_as_storage(tmp_path, capsys):
+    path = tmp_path / "f16.py"
+    path.write_text(F16)
+    assert main(["run", str(path), "--target", "opencl", "--compare"]) == 0
+    text = capsys.readouterr().out
+    assert "float16" in text and "matmul: 1 calls, largest 0 ULP" in text

@@ -98,3 +98,14 @@ def test_difference_in_ulp():
     y[1] = np.nextafter(np.float32(2), np.float32(3))
     assert difference(x, y)[1] == 1.0
     assert difference(np.array([1, 2]), np.array([1, 3]))[2] is False
+
+
+def test_call_tir_of_a_module_not_lowered_runs_on_the_device():
+    # call_tir hands its inputs read-only (EXEC-dps-4): they come back unchanged.
+    from relax_ref.passes.legalize_ops import legalize_ops
+    mod = legalize_ops(relax_ref.check(relax_ref.from_source(MLP.read_text())))
+    runner = DeviceRunner("opencl", check=True)
+    args = mlp_inputs(np.random.default_rng(1), b=2)
+    got = DeviceInterpreter(mod, runner).run("main", [a.copy() for a in args])
+    assert runner.failures == [] and runner.on_host == {}
+    assert difference(Interpreter(mod).run("main", args), got)[0] < 1e-5
