@@ -42,7 +42,7 @@ def _legalize_size(ctx):
     at run time with shape_of)."""
     x = ctx.arg_sinfo[0]
     if not isinstance(x, si.TensorStructInfo) or x.shape is None:
-        return ctx.decline("the shape of x is unknown")
+        raise ctx.decline("the shape of x is unknown")
     total = shape_product(tuple(x.shape))
     out = te.compute((), lambda: te.cast(total, INT64) if total.dtype != INT64 else total,
                      name="T_size")
@@ -176,12 +176,12 @@ def _view(attrs, x, shape=None, dtype=None, offset=None):
 
 
 def _ensure_zero_offset(attrs, x):
-    """EXEC-builtin-view-2: x's values in a tensor that starts its buffer: x itself
-    when it does, else a fresh copy."""
-    base = x.base if isinstance(x, np.ndarray) else None
-    if base is None:
-        return x
-    return fresh(x)
+    """EXEC-builtin-view-2: x's values in a tensor that starts its memory block: x itself
+    when its byte offset (as R.inspect.tensor_byte_offset reads it) is 0, else a fresh
+    copy."""
+    from .inspection import _byte_offset
+
+    return x if _byte_offset(x) == 0 else fresh(x)
 
 
 def _reg(name, operands, deduce, compute, rule, attrs=(), legalize=None, raw=False,

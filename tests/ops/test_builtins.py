@@ -115,3 +115,12 @@ def test_vm_call_tir_dyn_passes_the_shape_values_after_the_tensors():
     with pytest.raises(StructInfoError, match="shape"):  # SI-struct-dyn-1
         from relax_ref.semantics.normalize import normalize
         normalize(parse(DYN.replace(", R.shape([EXTENT])", "")))
+
+
+def test_ensure_zero_offset_keeps_a_tensor_at_offset_zero():
+    x = np.arange(6, dtype="int32")
+    assert compute("memory.ensure_zero_offset", x) is x
+    view = x[2:]
+    out = compute("memory.ensure_zero_offset", view)
+    assert out is not view and not np.shares_memory(out, x)
+    np.testing.assert_array_equal(out, view)
