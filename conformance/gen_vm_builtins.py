@@ -81,6 +81,61 @@ class Module:
 '''
 
 
+# EXEC-vm-cudagraph-*: one storage cached by get_cached_alloc (asked twice: the same
+# memory), a capture function run by run_or_capture (captured on the first call, replayed
+# on the second, both in one run of main). ``wrong`` replays index 0 on other memory.
+_CUDA_GRAPH = _HEADER + '''\
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def add_one(x: T.Buffer((T.int64(4),), "float32"), y: T.Buffer((T.int64(4),), "float32")):
+        for i in range(T.int64(4)):
+            with T.sblock("y"):
+                vi = T.axis.spatial(T.int64(4), i)
+                y[vi] = x[vi] + T.float32(1)
+
+    @R.function(private=True)
+    def cuda_graph_alloc() -> R.Tuple(R.Object):
+        R.func_attr({"relax.force_pure": True})
+        storage: R.Object = R.memory.alloc_storage(R.shape([16]), R.prim_value(0), R.str("global"), R.dtype("float32"))
+        gv: R.Tuple(R.Object) = (storage,)
+        return gv
+
+    @R.function(private=True)
+    def capture(x: R.Tensor((4,), dtype="float32"), y: R.Tensor((4,), dtype="float32")) -> R.Tuple:
+        R.func_attr({"relax.force_pure": True})
+        cls = Module
+        _: R.Tuple = cls.add_one(x, y)
+        gv: R.Tuple = R.tuple()
+        return gv
+
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32")) -> R.Tuple(R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")):
+        R.func_attr({"relax.force_pure": True})
+        cls = Module
+        cached: R.Tuple(R.Object) = R.call_builtin_with_ctx("vm.builtin.cuda_graph.get_cached_alloc", (cls.cuda_graph_alloc, R.prim_value(0)), ty_args=(R.Tuple(R.Object),))
+        again: R.Tuple(R.Object) = R.call_builtin_with_ctx("vm.builtin.cuda_graph.get_cached_alloc", (cls.cuda_graph_alloc, R.prim_value(0)), ty_args=(R.Tuple(R.Object),))
+        s1: R.Object = cached[0]
+        s2: R.Object = again[0]
+        y: R.Tensor((4,), dtype="float32") = R.memory.alloc_tensor(s1, R.prim_value(0), R.shape([4]), R.dtype("float32"))
+        z: R.Tensor((4,), dtype="float32") = R.memory.alloc_tensor(s2, R.prim_value(0), R.shape([4]), R.dtype("float32"))
+        _: R.Tuple = R.call_builtin_with_ctx("vm.builtin.cuda_graph.run_or_capture", (cls.capture, (x, y), R.prim_value(0)), ty_args=(R.Tuple,))
+        _1: R.Tuple = R.call_builtin_with_ctx("vm.builtin.cuda_graph.run_or_capture", (cls.capture, (x, y), R.prim_value(0)), ty_args=(R.Tuple,))
+        gv: R.Tuple(R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")) = (y, z)
+        return gv
+
+    @R.function
+    def wrong(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        R.func_attr({"relax.force_pure": True})
+        cls = Module
+        y: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        w: R.Tensor((4,), dtype="float32") = R.builtin.alloc_tensor(R.shape([4]), R.dtype("float32"), R.prim_value(0), R.str("global"))
+        _: R.Tuple = R.call_builtin_with_ctx("vm.builtin.cuda_graph.run_or_capture", (cls.capture, (x, y), R.prim_value(1)), ty_args=(R.Tuple,))
+        _1: R.Tuple = R.call_builtin_with_ctx("vm.builtin.cuda_graph.run_or_capture", (cls.capture, (x, w), R.prim_value(1)), ty_args=(R.Tuple,))
+        return w
+'''
+
+
 def cases() -> list[Case]:
     x32 = lambda *dims: tensor(np.full(dims, 0.25), "float32")  # noqa: E731
     return [
@@ -116,4 +171,14 @@ def cases() -> list[Case]:
         ], description="vm.builtin.tensor_to_shape: the shape of the tensor's values, as "
                        "R.tensor_to_shape computes it.",
             covers=["EXEC-vm-1"]),
+        Case(AREA, "vm_cuda_graph_cached_alloc_and_replay", _CUDA_GRAPH, [
+            ok([tensor([1.0, 2.0, -3.0, 0.5], "float32")],
+               [tensor([2.0, 3.0, -2.0, 1.5], "float32"),
+                tensor([2.0, 3.0, -2.0, 1.5], "float32")]),
+            trap([tensor([1.0, 2.0, 3.0, 4.0], "float32")], kind="cuda_graph", entry="wrong"),
+        ], description="get_cached_alloc asked twice for index 0 gives the same storage "
+                       "(the tensor in the second holds what was written through the "
+                       "first); run_or_capture captures, then replays on the recorded "
+                       "memory; a replay given other memory traps (cuda_graph).",
+            covers=["EXEC-vm-cudagraph-1", "EXEC-vm-cudagraph-2", "EXEC-vm-7"]),
     ]

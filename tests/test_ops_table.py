@@ -25,7 +25,6 @@ NOT_LEGALIZED: dict[str, str] = {
 
 # Registered ops without a conformance case, and why.
 NO_CASE = {
-    "relax.call_builtin_with_ctx": "a VM builtin call; no case calls one yet",
     "relax.call_inplace_packed": "an in-place packed call; no case calls one yet",
     "relax.call_tir_with_grad": "call_tir with gradient attributes; no case calls one yet",
     "relax.null_value": "the VM's null object; no case makes one yet",
@@ -33,10 +32,7 @@ NO_CASE = {
 
 
 # Registered ops with neither NumPy semantics nor an interpreter rule, and why.
-NO_SEMANTICS = {
-    "relax.call_builtin_with_ctx": "calls a VM builtin with the VM's context; the "
-                                   "interpreter has no VM context (EXEC-op-1)",
-}
+NO_SEMANTICS: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
-from relax_ref.ir.call_kinds import call_kind
+from relax_ref.ir.call_kinds import CALL_KINDS, call_kind
 from relax_ref.ir.dtype import INT64
 from relax_ref.ir.uses import stored_storage
 from relax_ref.semantics.normalize import normalize
@@ -27,8 +27,10 @@ from .lowering_stages import fuzz_inputs_for
 from .registry import register_pass
 from .rewrite import EffectScopeRewriter, finish
 
-#: PASS-call-tir-rw-1: the calls the pass lowers (TVM's set; call_tir_with_grad is not one).
-REWRITTEN = ("relax.call_tir", "relax.call_tir_inplace", "relax.call_dps_packed")
+#: PASS-call-tir-rw-1: the calls the pass lowers: every destination-passing call kind
+#: but call_tir_with_grad (TVM's set).
+REWRITTEN = tuple(name for name, kind in CALL_KINDS.items()
+                  if kind.dps and name != "relax.call_tir_with_grad")
 ALLOC_TENSOR = rx.Op("relax.builtin.alloc_tensor")
 
 
