@@ -3,7 +3,7 @@ BE-host-2): the arguments checked against the PrimFunc's buffers, one device buf
 distinct tensor, and the results copied back with read-only inputs checked unchanged."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -39,6 +39,8 @@ class Compiled:
     source: str | None = None
     binary: object = None  # the CUDA cubin; OpenCL builds from ``source`` (cached)
     reason: str | None = None
+    #: BE-mv-1: kernel name -> its variant without the proved bounds checks.
+    variants: dict = field(default_factory=dict)
 
 
 def check_arguments(prog: DeviceProgram, args: list) -> dict:

@@ -38,6 +38,10 @@ def _describe_runner(runner: DeviceRunner, where: str) -> list[str]:
     kernels = sum(len(c.program.kernels) for c in runner.compiled if c.program is not None)
     lines.append(f"{where}: {len(on_device)} PrimFuncs ({kernels} kernels)"
                  + (f": {', '.join(on_device)}" if on_device else ""))
+    variants = sum(len(c.variants) for c in runner.compiled)
+    if variants:
+        lines.append(f"  {variants} kernels with a variant without bounds checks, proved "
+                     f"for sizes the grid divides [BE-mv-1]")
     for name, reason in runner.on_host.items():
         lines.append(f"  on the host (TIR interpreter): {name}: {reason}")
     return lines

@@ -20,6 +20,7 @@ from relax_ref.semantics.memory import poison_array
 from relax_ref.solver.evaluate import evaluate_int
 
 from .device_call import Compiled, NoDeviceError, check_arguments, copy_back, device_buffers
+from .multiversion import pick
 
 __all__ = ["cuda_device", "run_cuda", "launch_plan", "LaunchPlan"]
 
@@ -111,6 +112,7 @@ def launch_plan(compiled: Compiled, args: list) -> LaunchPlan:
         intermediates.append(poison_array((int(evaluate_int(extent, env)),), dtype))
     kernels = []
     for k in prog.kernels:
+        k = pick(k, compiled.variants, env)  # BE-mv-2
         params = [("buffer", slot[id(p)]) if p.dtype.is_handle else
                   ("scalar", np.array([env[p]], dtype=numpy_dtype(p.dtype)))
                   for p in k.func.params]

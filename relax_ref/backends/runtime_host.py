@@ -31,7 +31,8 @@ from .device_call import (
     Compiled, HostError, NoDeviceError, check_arguments, copy_back, device_buffers,
 )
 from .gpu_schedule import TARGET_THREADS, default_gpu_schedule
-from .lower import lower_for_device
+from .lower import DeviceProgram, lower_for_device
+from .multiversion import pick, specialize_program
 from .row_reduction import schedule_row_reductions
 
 __all__ = ["DeviceRunner", "DeviceInterpreter", "Compiled", "HostError", "NoDeviceError",
@@ -62,6 +63,8 @@ class DeviceRunner:
     #: BE-host-4: run each PrimFunc call in the TIR interpreter too, on the same inputs,
     #: and compare (exact, or BE-run-1's ULP bound where the PrimFunc calls inexact math).
     check: bool = False
+    #: BE-mv-*: kernels with symbolic extents get a variant without bounds checks.
+    multiversion: bool = True
     cache: dict[int, tuple[tir.PrimFunc, Compiled]] = field(default_factory=dict)
     calls: dict[str, int] = field(default_factory=dict)
     times: dict[str, float] | None = None  # CUDA: seconds per kernel name (CUDA events)
@@ -90,14 +93,20 @@ class DeviceRunner:
         try:
             schedule = schedule_row_reductions if self.row_reductions else default_gpu_schedule
             prog = lower_for_device(schedule(func, TARGET_THREADS[self.target]), name)
+            variants = specialize_program(prog) if self.multiversion else {}
+            programs = [prog]
+            if variants:  # BE-mv-1: the variants printed beside the originals
+                programs.append(DeviceProgram(prog.name, prog.func, prog.allocations,
+                                              tuple(v.kernel for v in variants.values())))
             if self.target == "opencl":
                 from .opencl import opencl_source
-                compiled = Compiled(name, prog, opencl_source([prog]))
+                compiled = Compiled(name, prog, opencl_source(programs), variants=variants)
             else:
                 from .cuda import cuda_source
                 from .nvrtc import compile_cuda
-                source = cuda_source([prog])
-                compiled = Compiled(name, prog, source, compile_cuda(source).cubin)
+                source = cuda_source(programs)
+                compiled = Compiled(name, prog, source, compile_cuda(source).cubin,
+                                    variants=variants)
         except RelaxError as err:  # declined by the schedule, the lowering or the emitter
             compiled = Compiled(name, reason=str(err).splitlines()[0])
         self.cache[id(func)] = (func, compiled)  # the func kept alive: its id stays its own
@@ -203,6 +212,7 @@ def _run_opencl(compiled: Compiled, args: list, platform: str | None) -> None:
     for var, dtype, extent in prog.allocations:
         device[id(var)] = upload(poison_array((int(evaluate_int(extent, env)),), dtype))
     for k in prog.kernels:
+        k = pick(k, compiled.variants, env)  # BE-mv-2
         grid = int(evaluate_int(k.grid, env))
         block = int(evaluate_int(k.block, env))
         if grid * block == 0:
