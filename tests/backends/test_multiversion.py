@@ -78,3 +78,21 @@ def test_the_host_picks_a_version_and_both_equal_the_interpreter(n):
     env = {p: n for p in compiled.program.kernels[0].func.params if p.name == "n"}
     chosen = pick(compiled.program.kernels[0], compiled.variants, env)
     assert (chosen is variant.kernel) == (n == 65536)
+
+
+def test_the_variant_runs_clean_under_oclgrind():
+    pytest.importorskip("pyopencl", reason="the opencl extra is not installed")
+    from relax_ref.backends.runtime_opencl import OCLGRIND, available, run_opencl
+    from relax_ref.semantics.tir_interp import run_prim_func
+    if not available(OCLGRIND):
+        pytest.skip("Oclgrind (the opencl extra) is not installed")
+    prog = program()
+    (variant,) = specialize_program(prog).values()
+    only_variant = dataclasses.replace(prog, kernels=(variant.kernel,))
+    rng = np.random.default_rng(0)
+    args = [rng.standard_normal((8, 3)).astype("float32"),  # 3 * 8 = 24: 8 divides it
+            rng.standard_normal(3).astype("float32"), np.zeros((8, 3), "float32")]
+    expected = [a.copy() for a in args]
+    run_prim_func(multiply_add(), expected, mode="ordered")
+    run_opencl(only_variant, opencl_source([only_variant]), args, OCLGRIND)  # no report
+    assert np.array_equal(expected[2], args[2])
