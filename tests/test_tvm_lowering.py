@@ -139,10 +139,9 @@ KNOWN_LOWERED = {
 KNOWN_UNREAD = {
     "ops/call_py_func_not_run": "our printer writes ty_args=; TVM 0.27's R.call_py_func reads "
                                 "out_ty= only",
-    "exec/call_symbolic_signature": "our printer writes R.Prim(value=a) annotations; TVM "
-                                    "0.27's R.Prim takes a dtype only",
-    "exec/prim_float_and_bool_values": "R.Prim(value=...) (as call_symbolic_signature)",
-    "syntax/prim_value_leaves": "R.Prim(value=...) (as call_symbolic_signature)",
+    "exec/prim_float_and_bool_values": "our printer writes R.Prim(value=...) on parameters "
+                                       "(PRINT-prim-2); TVM 0.27's R.Prim takes a dtype only",
+    "syntax/prim_value_leaves": "R.Prim(value=...) on parameters (PRINT-prim-2)",
     "exec/prim_func_returning_a_value": "our printer writes T.ret, which TVM 0.27 lacks",
     "syntax/tir_return_annotation": "our printer writes T.ret, which TVM 0.27 lacks",
     "struct_info/pure_prim_func_called_directly": "our printer writes T.sblock_alloc_buffer "
