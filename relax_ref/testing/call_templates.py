@@ -4,8 +4,9 @@ conformance case, with its attributes, and ``relax-ref fuzz --pass P`` checks P 
 
 A ``Template`` is ``(operands, call, result, case)``: the operands' types as
 ``(dtype, dims)`` (dims as text: static, or polynomials over ``n`` and ``m``), the call's
-text with ``$0, $1, ...`` where the operands go, the result's type (a tensor, or
-``("tuple", fields)``), and the conformance case it was taken from.
+text with ``$0, $1, ...`` where the operands go, the result's type (a tensor,
+``("tuple", fields)``, or ``("opaque", struct info text)`` for a value later bindings do
+not use), and the conformance case it was taken from.
 
 The table below the marker line is generated; regenerate it from a checkout holding only
 committed cases with
@@ -62,8 +63,10 @@ def _dim(text: str) -> Dim:
 
 def generator_type(t: tuple):
     """A template type as the generator's ``TensorType`` / ``TupleType``."""
-    from .program import TensorType, TupleType
+    from .program import OpaqueType, TensorType, TupleType
 
+    if t[0] == "opaque":
+        return OpaqueType(t[1])
     if t[0] == "tuple":
         return TupleType(tuple(generator_type(f) for f in t[1]))
     return TensorType(tuple(_dim(d) for d in t[1]), t[0])
@@ -320,6 +323,11 @@ TEMPLATES: dict[str, tuple[Template, ...]] = {
                  'R.divide($0, $1)',
                  ('float32', ('5',)), 'divide_f32_ieee'),
     ),
+    'relax.dynamic_strided_slice': (
+        Template((('float32', ('4', '5')), ('int64', ('2',)), ('int64', ('2',))),
+                 'R.dynamic_strided_slice($0, $1, $2, R.const([2, 2], "int64"))',
+                 ('opaque', 'R.Tensor(dtype="float32", ndim=2)'), 'dynamic_strided_slice_static_bounds'),
+    ),
     'relax.einsum': (
         Template((('float32', ('2', '3', '4')), ('float32', ('4', '2'))),
                  'R.einsum(($0, $1), subscripts="...ij,jk->...ik")',
@@ -532,6 +540,41 @@ TEMPLATES: dict[str, tuple[Template, ...]] = {
                  'R.index_tensor($0, (R.const([[0], [2]], "int64"), R.const([1, 3, 0], "int64")))',
                  ('float32', ('2', '3')), 'index_tensor_broadcast'),
     ),
+    'relax.inspect.tensor_byte_offset': (
+        Template((('float32', ('2',)),),
+                 'R.inspect.tensor_byte_offset($0)',
+                 ('opaque', 'R.Prim("uint64")'), 'inspect_offsets_of_a_view'),
+    ),
+    'relax.inspect.tensor_dtype_bits': (
+        Template((('float16', ('n', '4')),),
+                 'R.inspect.tensor_dtype_bits($0)',
+                 ('opaque', 'R.Prim("uint8")'), 'inspect_fields_f16'),
+    ),
+    'relax.inspect.tensor_dtype_code': (
+        Template((('float16', ('n', '4')),),
+                 'R.inspect.tensor_dtype_code($0)',
+                 ('opaque', 'R.Prim("uint8")'), 'inspect_fields_f16'),
+    ),
+    'relax.inspect.tensor_dtype_lanes': (
+        Template((('float16', ('n', '4')),),
+                 'R.inspect.tensor_dtype_lanes($0)',
+                 ('opaque', 'R.Prim("uint16")'), 'inspect_fields_f16'),
+    ),
+    'relax.inspect.tensor_ndim': (
+        Template((('float16', ('n', '4')),),
+                 'R.inspect.tensor_ndim($0)',
+                 ('opaque', 'R.Prim("int32")'), 'inspect_fields_f16'),
+    ),
+    'relax.inspect.tensor_shape_i': (
+        Template((('float16', ('n', '4')),),
+                 'R.inspect.tensor_shape_i($0, 0)',
+                 ('opaque', 'R.Prim("int64")'), 'inspect_fields_f16'),
+    ),
+    'relax.inspect.tensor_stride_i': (
+        Template((('float16', ('n', '4')),),
+                 'R.inspect.tensor_stride_i($0, 0)',
+                 ('opaque', 'R.Prim("int64")'), 'inspect_fields_f16'),
+    ),
     'relax.isfinite': (
         Template((('float32', ('6',)),),
                  'R.isfinite($0)',
@@ -650,6 +693,11 @@ TEMPLATES: dict[str, tuple[Template, ...]] = {
         Template((('float32', ('2', '3')),),
                  'R.median($0, axis=[-1], keepdims=False)',
                  ('tuple', (('float32', ('2',)), ('int64', ('2',)))), 'median_nan_last'),
+    ),
+    'relax.memory.alloc_storage': (
+        Template((),
+                 'R.memory.alloc_storage(R.shape([64]), 0, R.str("global"), R.dtype("uint8"))',
+                 ('opaque', 'R.Any'), 'inspect_offsets_of_a_view'),
     ),
     'relax.memory.ensure_zero_offset': (
         Template((('float32', ('2', '3')),),
@@ -959,6 +1007,11 @@ TEMPLATES: dict[str, tuple[Template, ...]] = {
                  'R.nn.softplus($0, beta=2.0, threshold=3.0)',
                  ('float32', ('7',)), 'softplus_f32'),
     ),
+    'relax.nonzero': (
+        Template((('int32', ('2', '3')),),
+                 'R.nonzero($0)',
+                 ('opaque', 'R.Tensor(dtype="int64", ndim=2)'), 'nonzero_2d'),
+    ),
     'relax.not_equal': (
         Template((('float32', ('4',)), ('float32', ('4',))),
                  'R.not_equal($0, $1)',
@@ -1091,6 +1144,11 @@ TEMPLATES: dict[str, tuple[Template, ...]] = {
         Template((('int32', ('8',)),),
                  'R.scatter_nd($0, R.const([[4], [3], [1], [7], [3]], "int64"), R.const([9, 10, 11, 12, 13], "int32"), reduction="update")',
                  ('int32', ('8',)), 'scatter_nd_update_1d'),
+    ),
+    'relax.shape_of': (
+        Template((('float32', ('2', '3')),),
+                 'R.shape_of($0)',
+                 ('opaque', 'R.Shape([2, 3])'), 'shape_of_static'),
     ),
     'relax.shape_to_tensor': (
         Template((),
@@ -1228,6 +1286,14 @@ TEMPLATES: dict[str, tuple[Template, ...]] = {
                  'R.tanh($0)',
                  ('float32', ('5',)), 'tanh_f32'),
     ),
+    'relax.tensor_to_shape': (
+        Template((),
+                 'R.tensor_to_shape(R.const([4, 1], "int32"))',
+                 ('opaque', 'R.Shape(ndim=2)'), 'tensor_to_shape_i32'),
+        Template((),
+                 'R.tensor_to_shape(R.const([2, 0, 7], "int64"))',
+                 ('opaque', 'R.Shape(ndim=3)'), 'tensor_to_shape_i64'),
+    ),
     'relax.tile': (
         Template((('float32', ('2', '3')),),
                  'R.tile($0, repeats=[2, 2, 1])',
@@ -1272,6 +1338,17 @@ TEMPLATES: dict[str, tuple[Template, ...]] = {
         Template((('float32', ('5',)),),
                  'R.trunc($0)',
                  ('float32', ('5',)), 'trunc_f32'),
+    ),
+    'relax.unique': (
+        Template((('int64', ('3', '2')),),
+                 'R.unique($0, True, False, True, False, 0)',
+                 ('opaque', 'R.Tuple(R.Tensor(dtype="int64", ndim=2), R.Tensor(dtype="int64", ndim=1))'), 'unique_axis'),
+        Template((('int64', ('2', '2')),),
+                 'R.unique($0, True, False, False, False)',
+                 ('opaque', 'R.Tensor(dtype="int64", ndim=1)'), 'unique_axis_none_keyword'),
+        Template((('float32', ('2', '2')),),
+                 'R.unique($0, True, False, False, True)',
+                 ('opaque', 'R.Tuple(R.Tensor(dtype="float32", ndim=1), R.Tensor(dtype="int64", ndim=1))'), 'unique_float_2d_counts'),
     ),
     'relax.variance': (
         Template((('float32', ('3', '5')),),
@@ -1350,52 +1427,26 @@ TEMPLATES: dict[str, tuple[Template, ...]] = {
 NO_TEMPLATE: dict[str, str] = {
     'relax.builtin.alloc_tensor':
         "vm_call_tir_dyn_add_one: the call does not build alone: undefined name 'n'",
-    'relax.dynamic_strided_slice':
-        'dynamic_strided_slice_basic: an operand is not a tensor over static dims, n and m',
     'relax.gather_elements':
         'gather_elements_axis1_symbolic: traps on random operands: R.gather_elements: index -6 is out of range [0, 4)',
     'relax.grad.end_checkpoint':
         'grad_markers_identity: an operand is computed by another binding',
     'relax.grad.no_grad':
         'grad_markers_identity: an operand is computed by another binding',
-    'relax.inspect.tensor_byte_offset':
-        'inspect_offsets_of_a_view: an operand is computed by another binding',
-    'relax.inspect.tensor_dtype_bits':
-        "inspect_fields_f16: the result's struct info is not a tensor (tuple) over n, m",
-    'relax.inspect.tensor_dtype_code':
-        "inspect_fields_f16: the result's struct info is not a tensor (tuple) over n, m",
-    'relax.inspect.tensor_dtype_lanes':
-        "inspect_fields_f16: the result's struct info is not a tensor (tuple) over n, m",
     'relax.inspect.tensor_elem_offset':
         'inspect_offsets_of_a_view: an operand is computed by another binding',
-    'relax.inspect.tensor_ndim':
-        "inspect_fields_f16: the result's struct info is not a tensor (tuple) over n, m",
-    'relax.inspect.tensor_shape_i':
-        'inspect_axis_out_of_range: an operand is not a tensor over static dims, n and m',
-    'relax.inspect.tensor_stride_i':
-        "inspect_fields_f16: the result's struct info is not a tensor (tuple) over n, m",
     'relax.invoke_closure':
         'invoke_closure_captured_after_args: the op has effects (not allowed in a dataflow block)',
     'relax.invoke_pure_closure':
         'invoke_pure_closure_captured_after_args: an operand is computed by another binding',
     'relax.make_closure':
         'invoke_closure_captured_after_args: an operand is computed by another binding',
-    'relax.memory.alloc_storage':
-        "inspect_offsets_of_a_view: the result's struct info is not a tensor (tuple) over n, m",
     'relax.memory.alloc_tensor':
         'inspect_offsets_of_a_view: an operand is computed by another binding',
     'relax.nn.attention_var_len':
         'attention_var_len_two_sequences: an operand is not a tensor over static dims, n and m',
     'relax.nn.avg_pool1d':
         'avg_pool1d_exclude_pad_symbolic: an operand is not a tensor over static dims, n and m',
-    'relax.nonzero':
-        "nonzero_2d: the result's struct info is not a tensor (tuple) over n, m",
-    'relax.shape_of':
-        "shape_of_static: the result's struct info is not a tensor (tuple) over n, m",
-    'relax.tensor_to_shape':
-        "tensor_to_shape_i32: the result's struct info is not a tensor (tuple) over n, m",
-    'relax.unique':
-        "unique_axis: the result's struct info is not a tensor (tuple) over n, m",
     'relax.vision.roi_pool':
         'roi_pool_bins: an operand is not a tensor over static dims, n and m',
     'relax.vm.call_tir_dyn':

@@ -42,6 +42,20 @@ class TupleType:
         return "R.Tuple(" + ", ".join(f.text() for f in self.fields) + ")"
 
 
+@dataclass(frozen=True)
+class OpaqueType:
+    """A value the generator does not track (a shape, a scalar, a tensor of unknown
+    shape): its struct info's text, over no symbols but those of main's parameters."""
+
+    annotation: str
+
+    def symbols(self) -> set[str]:
+        return set()
+
+    def text(self) -> str:
+        return self.annotation
+
+
 @dataclass
 class Value:
     name: str

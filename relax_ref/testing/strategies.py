@@ -358,7 +358,9 @@ class _Generator:
         x = None
         if self.c.boolean(40):  # reshape a reshape: (n, 4) -> (n * 4,) -> (n, 4)
             x = self.pick(scope, lambda v: v.name in self.reshaped_from)
-        x = x or self.pick(scope, lambda v: v.is_tensor and v.type.rank)
+        # (a static 0 would read as "copy this dim" in a reshape target: SI-manip-reshape-4)
+        x = x or self.pick(scope, lambda v: v.is_tensor and v.type.rank
+                           and const(0) not in v.type.shape)
         if x is None:
             return []
         shape = list(x.type.shape)

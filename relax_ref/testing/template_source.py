@@ -11,7 +11,9 @@ on ``main``'s parameters (and literals) becomes a template:
 - the other parameters become operands ``$0, $1, ...``: tensors whose dims are static or
   the symbolic ``n`` and ``m`` that the generator's parameters define;
 - the result is the struct info our deduction gives the call: a tensor, or a tuple of
-  tensors, with dims that are polynomials over ``n`` and ``m``.
+  tensors, with dims that are polynomials over ``n`` and ``m``, which later bindings may
+  use; else (a shape, a scalar, a tensor of unknown shape) an opaque value, annotated
+  with its struct info's text, that only the module's results may use.
 
 Each template is checked before it is written: the one-call module it makes parses, is
 well-formed, deduces the recorded result, and runs without a trap on random operands at
@@ -67,10 +69,18 @@ def _type(sinfo) -> tuple | None:
         return (str(sinfo.dtype), tuple(dim_text(d) for d in dims))
     if isinstance(sinfo, si.TupleStructInfo) and sinfo.fields:
         fields = [_type(f) for f in sinfo.fields]
-        if any(f is None or f[0] == "tuple" for f in fields):
+        if any(f is None or f[0] in ("tuple", "opaque") for f in fields):
             return None
         return ("tuple", tuple(fields))
     return None
+
+
+def _result_type(sinfo) -> tuple:
+    """``_type``, or ``("opaque", text)``: a value later bindings do not use (a shape, a
+    scalar, a tensor of unknown shape), annotated with its struct info's text."""
+    from relax_ref.parser.printer import print_struct_info
+
+    return _type(sinfo) or ("opaque", print_struct_info(sinfo))
 
 
 def _const_text(arr: np.ndarray, dtype: str) -> str | None:
@@ -105,6 +115,8 @@ def _substitute(text: str, names: dict[str, str]) -> str:
 
 
 def type_text(t: tuple) -> str:
+    if t[0] == "opaque":
+        return t[1]
     if t[0] == "tuple":
         return "R.Tuple(" + ", ".join(type_text(f) for f in t[1]) + ")"
     dims = ", ".join(t[1]) + ("," if len(t[1]) == 1 else "")
@@ -140,9 +152,7 @@ def _check(operands: tuple, call: str) -> tuple[tuple | None, str]:
         return None, f"the call does not build alone: {err.message.splitlines()[0]}"
     func = mod["main"]
     binding = func.body.blocks[0].bindings[0]
-    result = _type(binding.var.struct_info)
-    if result is None:
-        return None, "the result's struct info is not a tensor (tuple) over n, m"
+    result = _result_type(binding.var.struct_info)
     try:
         annotated = normalize(parse(module_text(operands, call, result), "<template>"))
     except RelaxError as err:

@@ -17,7 +17,7 @@ from relax_ref.testing.call_templates import (
 )
 from relax_ref.testing.dims import const, dim_add, dim_mul, sym
 from relax_ref.testing.strategies import build_module, random_module
-from relax_ref.testing.template_source import _type, covered_ops, module_text, type_text
+from relax_ref.testing.template_source import _result_type, covered_ops, module_text, type_text
 
 SUITE = Path(__file__).resolve().parents[2] / "conformance"
 
@@ -44,7 +44,7 @@ def test_each_template_deduces_the_type_it_records():
             assert t.call.startswith(lookup(op).short_name + "("), t
             mod = normalize(parse(module_text(t.operands, t.call, None), t.case))
             binding = mod["main"].body.blocks[0].bindings[0]
-            assert _type(binding.var.struct_info) == t.result, t
+            assert _result_type(binding.var.struct_info) == t.result, t
             # the generator annotates with exactly this text
             assert generator_type(t.result).text() == type_text(t.result), t
 
