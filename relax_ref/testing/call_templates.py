@@ -655,9 +655,9 @@ TEMPLATES: dict[str, tuple[Template, ...]] = {
                  ('bool', ('2', '3')), 'logical_xor_bool'),
     ),
     'relax.matmul': (
-        Template((('float16', ('1', '3')), ('float16', ('3', '2'))),
+        Template((('float32', ('2', 'n')), ('float32', ('n', '3'))),
                  'R.matmul($0, $1, out_dtype=None)',
-                 ('float16', ('1', '2')), 'linalg_leg_matmul_f16_sum'),
+                 ('float32', ('2', '3')), 'linalg_leg_matmul_empty_k'),
         Template((('int8', ('3', '2')), ('int8', ('2', '2'))),
                  'R.matmul($0, $1, out_dtype="int32")',
                  ('int32', ('3', '2')), 'matmul_i8_out_i32'),
@@ -784,6 +784,11 @@ TEMPLATES: dict[str, tuple[Template, ...]] = {
                  'R.nn.attention_bias($0, $1, $2, $3, scale=None, causal_mask=None, window_size=None)',
                  ('float32', ('2', '3', '2', '3')), 'attention_bias'),
     ),
+    'relax.nn.avg_pool1d': (
+        Template((('float32', ('1', '2', 'n')),),
+                 'R.nn.avg_pool1d($0, pool_size=[2], strides=[1], padding=[1, 1], dilation=[1], ceil_mode=False, count_include_pad=False, layout="NCW", out_layout="NCW")',
+                 ('float32', ('1', '2', 'n + 1')), 'avg_pool1d_exclude_pad_symbolic'),
+    ),
     'relax.nn.avg_pool2d': (
         Template((('float32', ('1', '2', '4', '4')),),
                  'R.nn.avg_pool2d($0, pool_size=[3, 3], strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], ceil_mode=False, count_include_pad=False, layout="NCHW", out_layout="NCHW")',
@@ -841,6 +846,9 @@ TEMPLATES: dict[str, tuple[Template, ...]] = {
                  ('int32', ('1', '2', '2', '2')), 'conv2d_i8_out_i32'),
     ),
     'relax.nn.conv2d_transpose': (
+        Template((('float32', ('1', '2', 'n', '2')), ('float32', ('2', '2', '2', '2'))),
+                 'R.nn.conv2d_transpose($0, $1, strides=[1, 1], padding=[0, 0, 0, 0], output_padding=[0, 0], dilation=[2, 1], groups=1, data_layout="NCHW", kernel_layout="IOHW", out_layout="NCHW", out_dtype=None)',
+                 ('float32', ('1', '2', 'n + 2', '3')), 'conv2d_transpose_dilated_symbolic'),
         Template((('float32', ('1', '4', '3', '2')), ('float32', ('4', '1', '3', '2'))),
                  'R.nn.conv2d_transpose($0, $1, strides=[2, 2], padding=[1, 0, 0, 1], output_padding=[1, 0], dilation=[1, 1], groups=2, data_layout="NCHW", kernel_layout="IOHW", out_layout="NCHW", out_dtype=None)',
                  ('float32', ('1', '2', '7', '3')), 'conv2d_transpose_stride2_groups'),
@@ -962,6 +970,9 @@ TEMPLATES: dict[str, tuple[Template, ...]] = {
         Template((('int32', ('2', '8', '2', '3')),),
                  'R.nn.pixel_shuffle($0, upscale_factor=2)',
                  ('int32', ('2', '2', '4', '6')), 'pixel_shuffle_r2'),
+        Template((('float32', ('9', '1', 'n')),),
+                 'R.nn.pixel_shuffle($0, upscale_factor=3)',
+                 ('float32', ('1', '3', 'n * 3')), 'pixel_shuffle_r3_3d'),
     ),
     'relax.nn.prelu': (
         Template((('float32', ('2', '3', '2')), ('float32', ('3',))),
@@ -1444,11 +1455,9 @@ NO_TEMPLATE: dict[str, str] = {
     'relax.memory.alloc_tensor':
         'inspect_offsets_of_a_view: an operand is computed by another binding',
     'relax.nn.attention_var_len':
-        'attention_var_len_two_sequences: an operand is not a tensor over static dims, n and m',
-    'relax.nn.avg_pool1d':
-        'avg_pool1d_exclude_pad_symbolic: an operand is not a tensor over static dims, n and m',
+        'attention_var_len_two_sequences: traps on random operands: R.nn.attention_var_len: seqstart_q [0, 2, 6] must rise from 0 to 0',
     'relax.vision.roi_pool':
-        'roi_pool_bins: an operand is not a tensor over static dims, n and m',
+        'roi_pool_bins: traps on random operands: R.vision.roi_pool: roi 2 names batch index -1.2418133020401, outside the batch of 2',
     'relax.vm.call_tir_dyn':
         'vm_call_tir_dyn_add_one: the op has effects (not allowed in a dataflow block)',
 }

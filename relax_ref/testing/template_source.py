@@ -9,7 +9,8 @@ on ``main``'s parameters (and literals) becomes a template:
   naming a batch) becomes a constant holding the value the case's run passes, integer
   ones first: a valid value by the case;
 - the other parameters become operands ``$0, $1, ...``: tensors whose dims are static or
-  the symbolic ``n`` and ``m`` that the generator's parameters define;
+  the symbolic ``n`` and ``m`` that the generator's parameters define (a case's own
+  one or two symbolic variables are renamed to those);
 - the result is the struct info our deduction gives the call: a tensor, or a tuple of
   tensors, with dims that are polynomials over ``n`` and ``m``, which later bindings may
   use; else (a shape, a scalar, a tensor of unknown shape) an opaque value, annotated
@@ -172,6 +173,17 @@ def _check(operands: tuple, call: str) -> tuple[tuple | None, str]:
     return result, ""
 
 
+def _renamed(text: str) -> str:
+    """The case's text with its (at most two) symbolic variables named ``n`` and ``m``,
+    the names the generator's parameters define, where neither name is used already."""
+    names = re.findall(r'^(\w+) = TypeVar\("\w+"\)$', text, flags=re.M)
+    if not names or len(names) > 2 or re.search(r"\b[nm]\b", text):
+        return text
+    for old, new in zip(names, ("n", "m")):
+        text = re.sub(rf"\b{old}\b", new, text)
+    return text
+
+
 def covered_ops(root: Path) -> set[str]:
     """The op names (``relax.*``) the valid cases of ``root/ops`` list in ``covers``."""
     import tomllib
@@ -204,7 +216,7 @@ def collect(root: Path, lookup) -> tuple[dict[str, list[tuple]], dict[str, str]]
         if case.expect != "ok" or not runs:
             continue
         try:
-            mod = normalize(parse(case.text, str(toml)))
+            mod = normalize(parse(_renamed(case.text), str(toml)))
         except RelaxError:
             continue
         func = mod.functions.get("main")
