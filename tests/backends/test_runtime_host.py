@@ -12,9 +12,11 @@ import relax_ref  # noqa: E402
 from relax_ref.backends import lower as L  # noqa: E402
 from relax_ref.backends.gpu_schedule import default_gpu_schedule  # noqa: E402
 from relax_ref.backends.run_device import compile_for_device  # noqa: E402
+from relax_ref.backends.device_call import (  # noqa: E402
+    HostError, check_arguments, copy_back, device_buffers,
+)
 from relax_ref.backends.runtime_host import (  # noqa: E402
-    DeviceInterpreter, DeviceRunner, HostError, check_arguments, copy_back, device_buffers,
-    difference,
+    DeviceInterpreter, DeviceRunner, difference,
 )
 from relax_ref.backends.runtime_opencl import default_platform  # noqa: E402
 from relax_ref.semantics.interpreter import Interpreter  # noqa: E402
