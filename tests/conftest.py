@@ -27,6 +27,16 @@ def sample_files() -> list[Path]:
     return sorted(SAMPLES.glob("*.py"))
 
 
+def example_files() -> list[Path]:
+    """The example models of the Quick start and the benchmarks (examples/*.py)."""
+    return sorted((REPO / "examples").glob("*.py"))
+
+
+def model_files() -> list[Path]:
+    """Every sample, then every example: the modules the pass tests run whole."""
+    return sample_files() + example_files()
+
+
 def sample_path(name: str) -> Path:
     """The sample file ``name``; the calling test is skipped when the samples are absent."""
     path = SAMPLES / name

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
-from pathlib import Path
 
 import pytest
 
@@ -23,7 +22,7 @@ from relax_ref.passes.legalize_ops import legalize_ops
 from relax_ref.passes.op_pattern import OpPattern, op_pattern
 from relax_ref.semantics.well_formed import check_well_formed
 from relax_ref.verify import check_pass
-from tests.conftest import REPO, sample_files
+from tests.conftest import REPO, model_files
 
 needs_tvm = pytest.mark.skipif(importlib.util.find_spec("tvm") is None,
                                reason="the cross-check needs Apache TVM 0.27")
@@ -296,7 +295,7 @@ def test_tvm_agrees_on_the_hand_written_prim_funcs():
 
 def _sources() -> list[tuple[str, str]]:
     cases = discover(DEFAULT_SUITE) if DEFAULT_SUITE.is_dir() else []
-    files = sample_files() + sorted((REPO / "examples").glob("*.py"))
+    files = model_files()
     return [(c.id, c.text) for c in cases] + [(p.name, p.read_text()) for p in files]
 
 

@@ -2,7 +2,6 @@
 PrimFunc each, variables and constants stay, the samples at its stage, and TVM's pass."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,11 +13,10 @@ from relax_ref.passes.registry import get_pass
 from relax_ref.semantics.interpreter import run
 from relax_ref.values import ShapeValue
 from relax_ref.verify import check_pass
-from tests.conftest import sample_files
+from tests.conftest import model_files
 from tests.passes.lowering_helpers import at_stage, needs_tvm, tvm_pass
 
 COMPUTE = get_pass("ComputePrimValue")
-EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.py"))
 
 BEFORE = '''
 @I.ir_module
@@ -49,7 +47,7 @@ def test_a_composite_value_is_computed_by_a_host_prim_func():
 
 # every stage on every sample: slow (test_default_pipeline covers them end to end)
 @pytest.mark.slow
-@pytest.mark.parametrize("path", sample_files() + EXAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", model_files(), ids=lambda p: p.stem)
 def test_samples_and_examples_at_its_stage(path):
     check_pass(COMPUTE, at_stage("ComputePrimValue", path.read_text()), trials=2)
 

@@ -2,7 +2,6 @@
 interpreter with the input's results, on every sample and example."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -13,10 +12,9 @@ from relax_ref.passes.pipeline import PIPELINES, Pipeline
 from relax_ref.passes.registry import Pass
 from relax_ref.semantics.well_formed import check_well_formed
 from relax_ref.verify import check_pass
-from tests.conftest import REPO, sample_files
+from tests.conftest import REPO, model_files
 
 DEFAULT = Pipeline(PIPELINES["default"]).as_pass("default")
-EXAMPLES = sorted((REPO / "examples").glob("*.py"))
 
 
 def test_the_order_is_tvms():
@@ -25,7 +23,7 @@ def test_the_order_is_tvms():
     assert set(TVM_DEFAULT_ORDER) - set(names) <= {"RewriteCUDAGraph"}
 
 
-@pytest.mark.parametrize("path", sample_files() + EXAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", model_files(), ids=lambda p: p.stem)
 def test_the_whole_pipeline_keeps_results(path):
     mod = parse(path.read_text(), str(path))
     report = check_pass(DEFAULT, mod, trials=2)

@@ -8,54 +8,21 @@ import importlib.util
 import pytest
 
 from relax_ref import transform
-from relax_ref.errors import RelaxError
 from relax_ref.ir import relax as rx
 from relax_ref.parser.builder import parse
 from relax_ref.passes.annotate_tir_op_pattern import annotate_tir_op_pattern
-from relax_ref.passes.dispatch_sort_scan import dispatch_sort_scan
 from relax_ref.passes.fuse_ops import fuse_ops
 from relax_ref.passes.legalize_ops import legalize_ops
-from relax_ref.semantics.well_formed import check_well_formed
 from relax_ref.verify import check_pass
-from tests.conftest import REPO, sample_files
+from tests.conftest import sample_files
+from tests.passes.fusion_kernels import DOUBLE, EXP, HEADER, SHIFT, lowered_models
 
 needs_tvm = pytest.mark.skipif(importlib.util.find_spec("tvm") is None,
                                reason="the cross-check needs Apache TVM 0.27")
 
-HEADER = """\
-# from tvm.script import ir as I
-# from tvm.script import tirx as T
-# from tvm.script import relax as R
-
-@I.ir_module
-class Module:
-"""
-
-# Elementwise PrimFuncs on a 1-d buffer of any length (op_pattern 0), and one that adds a
-# symbolic value passed in tir_vars.
-PRIMS = """
-    @T.prim_func(private=True, s_tir=True)
-    def exp(a: T.handle, b: T.handle):
-        T.func_attr({"op_pattern": 0, "tirx.noalias": True})
-        k = T.int64()
-        A = T.match_buffer(a, (k,))
-        B = T.match_buffer(b, (k,))
-        for i in range(k):
-            with T.sblock("B"):
-                vi = T.axis.spatial(k, i)
-                B[vi] = T.exp(A[vi])
-
-    @T.prim_func(private=True, s_tir=True)
-    def double(a: T.handle, b: T.handle):
-        T.func_attr({"op_pattern": 0, "tirx.noalias": True})
-        k = T.int64()
-        A = T.match_buffer(a, (k,))
-        B = T.match_buffer(b, (k,))
-        for i in range(k):
-            with T.sblock("B"):
-                vi = T.axis.spatial(k, i)
-                B[vi] = A[vi] * T.float32(2)
-
+# The elementwise PrimFuncs (fusion_kernels), one that adds a symbolic value passed in
+# tir_vars, and a reshape-like flatten (op_pattern 8).
+ADD_N = """
     @T.prim_func(private=True, s_tir=True)
     def add_n(a: T.handle, b: T.handle, n: T.int64):
         T.func_attr({"op_pattern": 0, "tirx.noalias": True})
@@ -66,18 +33,9 @@ PRIMS = """
             with T.sblock("B"):
                 vi = T.axis.spatial(k, i)
                 B[vi] = A[vi] + T.Cast("float32", n)
+"""
 
-    @T.prim_func(private=True, s_tir=True)
-    def shift(a: T.handle, s: T.int64, b: T.handle):
-        T.func_attr({"op_pattern": 0, "tirx.noalias": True})
-        k = T.int64()
-        A = T.match_buffer(a, (k,))
-        B = T.match_buffer(b, (k,))
-        for i in range(k):
-            with T.sblock("B"):
-                vi = T.axis.spatial(k, i)
-                B[vi] = A[vi] + T.Cast("float32", s)
-
+FLATTEN = """
     @T.prim_func(private=True, s_tir=True)
     def flatten(a: T.handle, b: T.handle):
         T.func_attr({"op_pattern": 8, "tirx.noalias": True})
@@ -89,6 +47,8 @@ PRIMS = """
                 vi = T.axis.spatial(k * T.int64(2), i)
                 B[vi] = A[vi // T.int64(2), vi % T.int64(2)]
 """
+
+PRIMS = EXP + DOUBLE + ADD_N + SHIFT + FLATTEN
 
 
 def _module(main: str) -> rx.IRModule:
@@ -274,21 +234,7 @@ def test_max_fuse_depth_splits_a_long_chain():
 
 # -- every sample and example, and TVM's groups on the same input ------------------------------
 
-def _lowered_sources():
-    files = sample_files() + sorted((REPO / "examples").glob("*.py"))
-    out = []
-    for p in files:
-        try:
-            mod = parse(p.read_text(), p.name)
-            if check_well_formed(mod):
-                continue
-            out.append((p.name, annotate_tir_op_pattern(legalize_ops(dispatch_sort_scan(mod)))))
-        except RelaxError:
-            continue
-    return out
-
-
-LOWERED = _lowered_sources()
+LOWERED = lowered_models()
 
 
 def _groups(mod: rx.IRModule) -> set[tuple[str, ...]]:

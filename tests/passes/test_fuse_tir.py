@@ -8,64 +8,25 @@ import importlib.util
 import pytest
 
 from relax_ref import transform
-from relax_ref.errors import RelaxError
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import tir
 from relax_ref.parser.builder import parse
-from relax_ref.passes.annotate_tir_op_pattern import annotate_tir_op_pattern
-from relax_ref.passes.dispatch_sort_scan import dispatch_sort_scan
 from relax_ref.passes.fuse_ops import fuse_ops
 from relax_ref.passes.fuse_tir import declined, fuse_tir
-from relax_ref.passes.legalize_ops import legalize_ops
 from relax_ref.passes.tir_merge import free_vars
 from relax_ref.semantics.well_formed import check_well_formed
 from relax_ref.verify import check_pass
-from tests.conftest import REPO, sample_files
+from tests.conftest import sample_files
+from tests.passes.fusion_kernels import DOUBLE, EXP, SHIFT, lowered_models
+from tests.passes.fusion_kernels import HEADER as MODULE_HEADER
 
 needs_tvm = pytest.mark.skipif(importlib.util.find_spec("tvm") is None,
                                reason="the cross-check needs Apache TVM 0.27")
 
-HEADER = """\
-# from tvm.script import ir as I
-# from tvm.script import tirx as T
-# from tvm.script import relax as R
-
-@I.ir_module
-class Module:
-    @T.prim_func(private=True, s_tir=True)
-    def exp(a: T.handle, b: T.handle):
-        T.func_attr({"op_pattern": 0, "tirx.noalias": True})
-        k = T.int64()
-        A = T.match_buffer(a, (k,))
-        B = T.match_buffer(b, (k,))
-        for i in range(k):
-            with T.sblock("B"):
-                vi = T.axis.spatial(k, i)
-                B[vi] = T.exp(A[vi])
-
-    @T.prim_func(private=True, s_tir=True)
-    def double(a: T.handle, b: T.handle):
-        T.func_attr({"op_pattern": 0, "tirx.noalias": True})
-        k = T.int64()
-        A = T.match_buffer(a, (k,))
-        B = T.match_buffer(b, (k,))
-        for i in range(k):
-            with T.sblock("B"):
-                vi = T.axis.spatial(k, i)
-                B[vi] = A[vi] * T.float32(2)
-
-    @T.prim_func(private=True, s_tir=True)
-    def shift(a: T.handle, s: T.int64, b: T.handle):
-        T.func_attr({"op_pattern": 0, "tirx.noalias": True})
-        k = T.int64()
-        A = T.match_buffer(a, (k,))
-        B = T.match_buffer(b, (k,))
-        for i in range(k):
-            with T.sblock("B"):
-                vi = T.axis.spatial(k, i)
-                B[vi] = A[vi] + T.Cast("float32", s)
-
+# The elementwise PrimFuncs (fusion_kernels), and two on 3-d buffers whose shapes are
+# only provably equal: (n, m, n * m) and (p, q, r).
+DOUBLE3 = """
     @T.prim_func(private=True, s_tir=True)
     def double3(a: T.handle, b: T.handle):
         T.func_attr({"op_pattern": 0, "tirx.noalias": True})
@@ -77,7 +38,9 @@ class Module:
             with T.sblock("B"):
                 vi, vj, vk = T.axis.remap("SSS", [i, j, k])
                 B[vi, vj, vk] = A[vi, vj, vk] * T.float32(2)
+"""
 
+EXP3 = """
     @T.prim_func(private=True, s_tir=True)
     def exp3(a: T.handle, b: T.handle):
         T.func_attr({"op_pattern": 0, "tirx.noalias": True})
@@ -91,6 +54,8 @@ class Module:
                 vi, vj, vk = T.axis.remap("SSS", [i, j, k])
                 B[vi, vj, vk] = T.exp(A[vi, vj, vk])
 """
+
+HEADER = MODULE_HEADER + EXP + DOUBLE + SHIFT + DOUBLE3 + EXP3
 
 
 def _module(text: str) -> rx.IRModule:
@@ -360,22 +325,7 @@ def test_other_bindings_decline():
 
 # -- every sample and example, and TVM's FuseTIR on the same input ----------------------------
 
-def _fused_sources():
-    files = sample_files() + sorted((REPO / "examples").glob("*.py"))
-    out = []
-    for p in files:
-        try:
-            mod = parse(p.read_text(), p.name)
-            if check_well_formed(mod):
-                continue
-            mod = annotate_tir_op_pattern(legalize_ops(dispatch_sort_scan(mod)))
-            out.append((p.name, fuse_ops()(mod)))
-        except RelaxError:
-            continue
-    return out
-
-
-FUSED = _fused_sources()
+FUSED = [(name, fuse_ops()(mod)) for name, mod in lowered_models()]
 
 
 @pytest.mark.parametrize("name, mod", FUSED, ids=[n for n, _ in FUSED])

@@ -3,7 +3,6 @@ never killed, storage kills waiting for their tensors, the dataflow-block trap, 
 functions, and every sample and example at its stage."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -14,11 +13,10 @@ from relax_ref.passes.registry import get_pass
 from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.well_formed import check_well_formed
 from relax_ref.verify import check_pass
-from tests.conftest import sample_files, sample_path
+from tests.conftest import model_files, sample_path
 from tests.passes.lowering_helpers import assert_same_as_tvm, at_stage, needs_tvm
 
 KILL = get_pass("KillAfterLastUse")
-EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.py"))
 
 KERNEL = '''
     @T.prim_func(private=True, s_tir=True)
@@ -155,7 +153,7 @@ def test_a_pure_function_gets_no_kills():
 
 # every stage on every sample: slow (test_default_pipeline covers them end to end)
 @pytest.mark.slow
-@pytest.mark.parametrize("path", sample_files() + EXAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", model_files(), ids=lambda p: p.stem)
 def test_samples_and_examples_at_its_stage(path):
     check_pass(KILL, at_stage("KillAfterLastUse", path.read_text()), trials=2)
 

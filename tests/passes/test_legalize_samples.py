@@ -11,12 +11,11 @@ import pytest
 import relax_ref
 from relax_ref.passes.legalize_ops import legalize_ops
 from relax_ref.verify import check_pass
-from tests.conftest import REPO, sample_files
+from tests.conftest import model_files
 
 from .test_legalize_ops import _legalizable_calls
 
-EXAMPLES = sorted((REPO / "examples").glob("*.py"))
-FILES = [p for p in sample_files() + EXAMPLES if "classic" not in p.name]
+FILES = [p for p in model_files() if "classic" not in p.name]
 
 
 def _load(path: Path):

@@ -3,7 +3,6 @@ builtins with the ops' own checks, not inside dataflow blocks, the samples and e
 at its stage, and TVM's pass."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,11 +15,10 @@ from relax_ref.passes.registry import get_pass
 from relax_ref.semantics.interpreter import run
 from relax_ref.semantics.normalize import normalize
 from relax_ref.verify import check_pass
-from tests.conftest import sample_files, sample_path
+from tests.conftest import model_files, sample_path
 from tests.passes.lowering_helpers import assert_same_as_tvm, at_stage, needs_tvm
 
 LOWER = get_pass("LowerRuntimeBuiltin")
-EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.py"))
 
 BEFORE = '''
 @I.ir_module
@@ -93,7 +91,7 @@ class Module:
 
 # every stage on every sample: slow (test_default_pipeline covers them end to end)
 @pytest.mark.slow
-@pytest.mark.parametrize("path", sample_files() + EXAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", model_files(), ids=lambda p: p.stem)
 def test_samples_and_examples_at_its_stage(path):
     check_pass(LOWER, at_stage("LowerRuntimeBuiltin", path.read_text()), trials=2)
 

@@ -291,10 +291,10 @@ def test_the_mlp_sample_is_planned_as_tvm_planned_it():
 def _prepared_sources():
     from relax_ref.errors import RelaxError
     from relax_ref.semantics.well_formed import check_well_formed
-    from tests.conftest import REPO, sample_files
+    from tests.conftest import model_files
 
     out = []
-    for p in sample_files() + sorted((REPO / "examples").glob("*.py")):
+    for p in model_files():
         try:
             mod = parse(p.read_text(), p.name)
             if check_well_formed(mod):

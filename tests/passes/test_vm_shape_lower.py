@@ -4,7 +4,6 @@ expressions computed by shape_func, declining where the builtins would be out of
 and every sample and example at its stage."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,11 +18,10 @@ from relax_ref.semantics.interpreter import run
 from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.packed import lookup_packed, register_packed
 from relax_ref.verify import check_pass
-from tests.conftest import sample_files, sample_path
+from tests.conftest import model_files, sample_path
 from tests.passes.lowering_helpers import at_stage, needs_tvm, tvm_pass
 
 LOWER = get_pass("VMShapeLower")
-EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.py"))
 
 MATCH = '''
 @I.ir_module
@@ -99,7 +97,7 @@ def test_a_function_with_a_dataflow_block_or_without_effects_is_kept():
 
 # every stage on every sample: slow (test_default_pipeline covers them end to end)
 @pytest.mark.slow
-@pytest.mark.parametrize("path", sample_files() + EXAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", model_files(), ids=lambda p: p.stem)
 def test_samples_and_examples_at_its_stage(path):
     check_pass(LOWER, at_stage("VMShapeLower", path.read_text()), trials=2)
 
