@@ -15,10 +15,11 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir.dtype import INT64
 from relax_ref.ir.text import print_prim_expr
+from relax_ref.ir.uses import walk_bindings
 from relax_ref.passes.rewrite import Rewriter
 from relax_ref.passes.static_plan_block_memory import plan_memory
 from relax_ref.passes.verify_memory import (PlanProblem, function_analyzer,
-                                            function_lifetimes, tensor_bytes, walk_bindings)
+                                            function_lifetimes, tensor_bytes)
 from relax_ref.semantics import memory
 from relax_ref.semantics.normalize import normalize
 from relax_ref.solver.evaluate import EvaluationError, evaluate_int

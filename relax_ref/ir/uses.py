@@ -69,6 +69,17 @@ class _Uses:
         self.expr(s.body)
 
 
+def walk_bindings(seq: rx.SeqExpr):
+    """Every binding of ``seq``, in order, those in the branches of an ``if`` included
+    (not those inside local functions)."""
+    for block in seq.blocks:
+        for b in block.bindings:
+            yield b
+            if isinstance(b.value, rx.If):
+                yield from walk_bindings(b.value.true_branch)
+                yield from walk_bindings(b.value.false_branch)
+
+
 def tir_nodes(root):
     """Every node under a TIR statement or expression, the root included: statements,
     expressions, buffer regions, ranges and iteration variables, depth-first (buffers'

@@ -29,7 +29,7 @@ import numpy as np
 
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
-from relax_ref.semantics.packed import register_packed
+from relax_ref.semantics.packed import register_packed, write_result
 
 from .patterns import MatchState, Pattern, is_op, wildcard
 
@@ -64,13 +64,7 @@ def library(name: str, pattern: Pattern, *, check: Callable[[MatchState], bool] 
 
         def dps(*args):
             *inputs, out = args
-            result = np.asarray(func(*inputs))
-            if not isinstance(out, np.ndarray) or out.shape != result.shape \
-                    or out.dtype != result.dtype:
-                raise ValueError(f"{name}: the function returned {result.dtype} of shape "
-                                 f"{list(result.shape)}, the output is {out.dtype} of shape "
-                                 f"{list(out.shape)} (PASS-library-3)")
-            out[...] = result
+            write_result(out, np.asarray(func(*inputs)), name)
 
         register_packed(name, dps=True, override=override)(dps)
         register_library(LibraryEntry(name, pattern, name, arity, check), override=override)

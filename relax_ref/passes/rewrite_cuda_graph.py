@@ -30,6 +30,7 @@ from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
 from relax_ref.ir.dtype import INT64
+from relax_ref.ir.uses import walk_bindings
 from relax_ref.semantics.normalize import normalize
 
 from .lowering_stages import fuzz_inputs_for
@@ -59,16 +60,6 @@ def _const(e) -> bool:
 def _top_bindings(func: rx.Function):
     for block in func.body.blocks:
         yield from block.bindings
-
-
-def _all_bindings(seq: rx.SeqExpr):
-    """Every binding of ``seq``, those in the branches of an ``if`` included."""
-    for block in seq.blocks:
-        for b in block.bindings:
-            yield b
-            if isinstance(b.value, rx.If):
-                yield from _all_bindings(b.value.true_branch)
-                yield from _all_bindings(b.value.false_branch)
 
 
 @dataclass
@@ -125,7 +116,7 @@ def _static_storages(func: rx.Function, uses: _Uses) -> list[rx.VarBinding]:
     only by kernel launches and kill_tensor."""
     views: dict[int, list[rx.Var]] = {}
     storage_of: dict[int, int] = {}
-    for b in _all_bindings(func.body):
+    for b in walk_bindings(func.body):
         if _op(b.value, ALLOC_TENSOR) and isinstance(b.value.args[0], rx.Var):
             storage_of[id(b.var)] = id(b.value.args[0])
         elif isinstance(b.value, rx.Var) and id(b.value) in storage_of:
@@ -136,7 +127,7 @@ def _static_storages(func: rx.Function, uses: _Uses) -> list[rx.VarBinding]:
     nested_kills = {id(b.value.args[0]) for blk in func.body.blocks for t in blk.bindings
                     if isinstance(t.value, rx.If)
                     for br in (t.value.true_branch, t.value.false_branch)
-                    for b in _all_bindings(br) if _op(b.value, KILL_STORAGE)}
+                    for b in walk_bindings(br) if _op(b.value, KILL_STORAGE)}
     out = []
     for b in _top_bindings(func):
         if id(b.var) in nested_kills:
@@ -190,7 +181,7 @@ def _global_refs(func: rx.Function) -> list[rx.GlobalVar]:
 
 
 def _has_local_function(func: rx.Function) -> bool:
-    return any(isinstance(b.value, rx.Function) for b in _all_bindings(func.body))
+    return any(isinstance(b.value, rx.Function) for b in walk_bindings(func.body))
 
 
 class _Copy(Rewriter):

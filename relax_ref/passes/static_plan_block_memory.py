@@ -15,13 +15,14 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL, INT64, DataType
+from relax_ref.ir.uses import walk_bindings
 from relax_ref.semantics import memory
 from relax_ref.solver.analyzer import Analyzer
 
 from .registry import register_pass
 from .rewrite import Rewriter, finish, used_vars
 from .verify_memory import (PlanProblem, check_function_plan, function_analyzer, leaves,
-                            prim_func_names, walk_bindings)
+                            prim_func_names)
 
 # Calls whose result is a view of their first operand (TVM's in-place memory ops).
 _VIEW_OPS = frozenset({"relax.reshape", "relax.memory.view", "relax.memory.ensure_zero_offset"})

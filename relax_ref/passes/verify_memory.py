@@ -15,7 +15,6 @@ lie inside these intervals, so disjointness proved here holds on every path.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
 
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
@@ -23,6 +22,7 @@ from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
 from relax_ref.ir.dtype import BOOL, INT64
 from relax_ref.ir.text import print_prim_expr
+from relax_ref.ir.uses import walk_bindings
 from relax_ref.semantics import memory
 from relax_ref.semantics.sinfo_relations import defined_symbols
 from relax_ref.solver.analyzer import Analyzer
@@ -57,16 +57,6 @@ class MemoryPlanError(Exception):
 
 
 # -- bounds ----------------------------------------------------------------------------------
-
-
-def walk_bindings(seq: rx.SeqExpr) -> Iterator[rx.Binding]:
-    """Every binding of ``seq``, ``if`` branches included (not local functions)."""
-    for block in seq.blocks:
-        for b in block.bindings:
-            yield b
-            if isinstance(b.value, rx.If):
-                yield from walk_bindings(b.value.true_branch)
-                yield from walk_bindings(b.value.false_branch)
 
 
 def _size_vars(sinfos) -> list[P.Var]:
@@ -441,4 +431,4 @@ def verify_plan(mod: rx.IRModule) -> None:
 
 __all__ = ["PlanProblem", "MemoryPlanError", "check_plan", "check_function_plan",
            "function_lifetimes", "StorageLife", "TensorLife", "leaves",
-           "verify_plan", "function_analyzer", "tensor_bytes", "walk_bindings"]
+           "verify_plan", "function_analyzer", "tensor_bytes"]

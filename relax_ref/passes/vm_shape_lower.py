@@ -381,12 +381,6 @@ class _FunctionLowering(Rewriter):
             raise _Decline(f"{e} is not computed where it is used")
         return LOAD, slot.index
 
-    def call(self, e: rx.Call) -> rx.Expr:
-        op = self.expr(e.op) if isinstance(e.op, rx.Var) else e.op
-        args = tuple(self.expr(a) for a in e.args)
-        if op is e.op and all(a is b for a, b in zip(args, e.args)):
-            return e
-        return rx.Call(op, args, e.attrs, e.sinfo_args, span=e.span)
 
 
 @register_pass("VMShapeLower", exact=True, fuzz_inputs=fuzz_inputs_for("VMShapeLower"))

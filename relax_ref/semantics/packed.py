@@ -211,7 +211,9 @@ def _matmul_semantics(x, w):
     return lookup("relax.matmul").compute(Attrs.of({"out_dtype": VOID}), x, w)
 
 
-def _write_result(out: np.ndarray, result: np.ndarray, name: str) -> None:
+def write_result(out: np.ndarray, result: np.ndarray, name: str) -> None:
+    """PASS-library-3: a library function's result into its output tensor, which must
+    have the result's shape and dtype."""
     if not isinstance(out, np.ndarray) or out.shape != result.shape \
             or out.dtype != result.dtype:
         raise ValueError(f"{name}: the output tensor must be {result.dtype} of shape "
@@ -222,10 +224,10 @@ def _write_result(out: np.ndarray, result: np.ndarray, name: str) -> None:
 
 @register_packed("blas.matmul", dps=True)
 def _blas_matmul(x, w, out):
-    _write_result(out, _matmul_semantics(x, w), "blas.matmul")
+    write_result(out, _matmul_semantics(x, w), "blas.matmul")
 
 
 @register_packed("blas.matmul_bias_relu", dps=True)
 def _blas_matmul_bias_relu(x, w, b, out):
     y = _op_semantics("relax.add", _matmul_semantics(x, w), b)
-    _write_result(out, _op_semantics("relax.nn.relu", y), "blas.matmul_bias_relu")
+    write_result(out, _op_semantics("relax.nn.relu", y), "blas.matmul_bias_relu")
