@@ -24,6 +24,9 @@ class CallKind:
     - ``inplace``: outputs may be inputs, named by the ``inplace_indices`` attribute.
     - ``packed``: the first operand is a packed function (a name or an expression), the
       rest its arguments (``R.call_pure_packed("f", x, sinfo_args=...)``).
+    - ``named_callee``: the first operand may be written as the callee's name, a string
+      that reads as the ExternFunc of that name and prints back as the string (the
+      packed calls, and ``R.call_builtin_with_ctx("vm.builtin.f", (args...))``).
     - ``format_position``: the operand that is a format string (R.print: 0, R.assert_op:
       1), written ``format=`` in the text.
     - ``dps_params``: the parameters of a DPS call after ``(func, args)``, in the order of
@@ -35,6 +38,7 @@ class CallKind:
     tir_callee: bool = False
     inplace: bool = False
     packed: bool = False
+    named_callee: bool = False
     format_position: int | None = None
     dps_params: tuple[str, ...] = ()
 
@@ -50,8 +54,9 @@ CALL_KINDS: dict[str, CallKind] = {
         dps=True, tir_callee=True,
         dps_params=("out_ty", "te_grad_name", "te_grad_kwargs", "tir_vars")),
     "relax.call_dps_packed": CallKind(dps=True, dps_params=("out_ty",)),
-    "relax.call_pure_packed": CallKind(packed=True),
-    "relax.call_inplace_packed": CallKind(packed=True, inplace=True),
+    "relax.call_pure_packed": CallKind(packed=True, named_callee=True),
+    "relax.call_inplace_packed": CallKind(packed=True, inplace=True, named_callee=True),
+    "relax.call_builtin_with_ctx": CallKind(named_callee=True),
     "relax.print": CallKind(format_position=0),
     "relax.assert_op": CallKind(format_position=1),
 }

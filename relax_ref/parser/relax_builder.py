@@ -617,7 +617,7 @@ class RelaxReader(Annotations):
             return rx.Call(callee, tuple(self.expr(a) for a in args[1:]), attrs, sinfo_args,
                            span=span)
         kind = call_kind(name)  # how the operands are written (ir/call_kinds.py)
-        if kind.packed:
+        if kind.named_callee:
             if not args:
                 raise self.error(f"R.{name} takes the function's name first", node,
                                  rule="SYN-relax-9")
@@ -628,14 +628,6 @@ class RelaxReader(Annotations):
             return rx.Call(rx.Op(f"relax.{name}"), (callee,) + rest, attrs, sinfo_args, span=span)
         if kind.dps:
             return self.dps_call(name, args, kwargs, node)
-        if name == "call_builtin_with_ctx" and args:
-            # SYN-relax-9: the builtin by name, as TVM prints it ("vm.builtin.f")
-            first = self.value(args[0])
-            callee = rx.ExternFunc(first, span=self.ctx.span(args[0])) \
-                if isinstance(first, str) else self.to_expr(first, args[0])
-            rest = tuple(self.expr(a) for a in args[1:])
-            return rx.Call(rx.Op("relax.call_builtin_with_ctx"), (callee,) + rest, attrs,
-                           sinfo_args, span=span)
         exprs = tuple(self.expr(a) for a in args)
         if kind.format_position is not None:
             return self.format_call(name, exprs, attrs, sinfo_args, node)

@@ -239,12 +239,9 @@ class RelaxPrinter(PrimPrinter):
                 if len(args) == 3:
                     parts.append(f"tir_vars={self.expr(args[2])}")
                 return f"R.{name}({', '.join(parts)})"
-            if kind.packed and args:
-                # R.call_pure_packed("f", x, ..., [attrs], ty_args=(...))
-                parts = [self._callee(args[0])] + [self.expr(a) for a in args[1:]]
-                return f"R.{name}({', '.join(parts + self._trailer(c.attrs, sinfo_args))})"
-            if name == "call_builtin_with_ctx" and args:
-                # the builtin by name, as TVM prints it (SYN-relax-9)
+            if kind.named_callee and args:
+                # R.call_pure_packed("f", x, ..., [attrs], ty_args=(...)); likewise
+                # R.call_builtin_with_ctx("vm.builtin.f", (args...), ty_args=(...))
                 parts = [self._callee(args[0])] + [self.expr(a) for a in args[1:]]
                 return f"R.{name}({', '.join(parts + self._trailer(c.attrs, sinfo_args))})"
             k = kind.format_position
