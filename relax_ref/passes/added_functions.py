@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from relax_ref.ir import relax as rx
 from relax_ref.ir.equal import structural_equal, structural_hash
+from relax_ref.semantics.normalize import Normalizer
+
+from .rewrite import finish
 
 
 _HASHED_NODES = 64
@@ -40,3 +43,21 @@ class AddedFunctions(dict):
         self[name] = func
         self._by_hash.setdefault(key, []).append((func, gv))
         return gv
+
+
+def finish_with_lifted(out: rx.IRModule, added: AddedFunctions, adjust_body=None
+                       ) -> rx.IRModule:
+    """``out`` with the ``added`` functions (ones a pass lifted out of its callers), in
+    normal form, each added function's return annotated with its deduced value, as TVM
+    prints lifted functions (PASS-fuse-4, PASS-pattern-match-1). The added functions
+    are deduced first, alone (each reads only its parameters and the module's
+    signatures), so the module, with its large callers, is normalized once.
+    ``adjust_body(body)`` may rewrite each deduced body before that."""
+    draft = Normalizer(out.with_functions({**out.functions, **added}))
+    functions = dict(out.functions)
+    for name in added:
+        f = draft.global_function(name)
+        body = f.body if adjust_body is None else adjust_body(f.body)
+        functions[name] = rx.Function(f.params, body, f.body.struct_info, f.is_pure,
+                                      f.attrs, f.is_private, span=f.span)
+    return finish(out.with_functions(functions))

@@ -25,14 +25,14 @@ from __future__ import annotations
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
-from relax_ref.semantics.normalize import Normalizer, normalize
+from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.sinfo_relations import defined_symbols
 
-from .added_functions import AddedFunctions
+from .added_functions import AddedFunctions, finish_with_lifted
 from .fusion_groups import MAX_FUSE_DEPTH, block_graph, call_tir_parts, partition
 from .references import arg_sinfo, strongly_connected_components
 from .registry import Pass, register_pass
-from .rewrite import Rewriter, finish, used_var_list
+from .rewrite import Rewriter, used_var_list
 from .symbols import SymbolRewriter, fresh_symbols, substitute_symbols, symbols_of
 
 
@@ -72,16 +72,7 @@ def _fuse(mod: rx.IRModule, level: int, max_fuse_depth: int) -> rx.IRModule:
     out = fusor.module(mod)
     if not fusor.added:
         return out
-    # The lifted functions' return annotations, as TVM prints them: their deduced value.
-    # They are deduced first, alone (each reads only its parameters and PrimFuncs), so
-    # the module, with its large callers, is normalized once.
-    draft = Normalizer(out.with_functions({**out.functions, **fusor.added}))
-    functions = dict(out.functions)
-    for name in fusor.added:
-        f = draft.global_function(name)
-        functions[name] = rx.Function(f.params, f.body, f.body.struct_info, f.is_pure,
-                                      f.attrs, f.is_private, span=f.span)
-    return finish(out.with_functions(functions))
+    return finish_with_lifted(out, fusor.added)
 
 
 def _skipped(func: rx.Function) -> bool:

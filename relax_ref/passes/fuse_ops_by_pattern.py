@@ -18,7 +18,7 @@ from relax_ref.semantics.normalize import normalize
 from relax_ref.semantics.sinfo_relations import defined_symbols
 from relax_ref.solver.analyzer import Analyzer
 
-from .added_functions import AddedFunctions
+from .added_functions import AddedFunctions, finish_with_lifted
 from .patterns import MatchState, Pattern, match_binding
 from .references import arg_sinfo
 from .registry import Pass, register_pass
@@ -78,16 +78,8 @@ def _fuse(mod: rx.IRModule, entries, bind_constants: bool,
     out = fusor.module(mod)
     if not fusor.added:
         return out
-    out = finish(out.with_functions({**out.functions, **fusor.added}))
-    functions = dict(out.functions)
-    for name in fusor.added:  # the lifted functions' return annotation: the deduced value
-        f = functions[name]
-        body = f.body
-        if annotate_codegen:  # and the Composite function's inside the Codegen one
-            body = _annotate_local(body)
-        functions[name] = rx.Function(f.params, body, f.body.struct_info, f.is_pure,
-                                      f.attrs, f.is_private, span=f.span)
-    return finish(out.with_functions(functions))
+    # a Codegen function's Composite function gets its return annotation too
+    return finish_with_lifted(out, fusor.added, _annotate_local if annotate_codegen else None)
 
 
 def _annotate_local(body: rx.SeqExpr) -> rx.SeqExpr:
