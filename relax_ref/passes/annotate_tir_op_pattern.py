@@ -17,15 +17,14 @@ from relax_ref.ir import tir
 
 from .op_pattern import op_pattern
 from .registry import register_pass
-from .rewrite import Rewriter, finish
+from .rewrite import finish
 
 
-class _Annotate(Rewriter):
-    def prim_func(self, name: str, func: tir.PrimFunc) -> tir.PrimFunc:
-        if func.attrs.get("op_pattern"):
-            return func
-        attrs = func.attrs.with_item("op_pattern", int(op_pattern(func)))
-        return dataclasses.replace(func, attrs=rx.Attrs(tuple(sorted(attrs.items))))
+def _annotated(func: tir.PrimFunc) -> tir.PrimFunc:
+    if func.attrs.get("op_pattern"):
+        return func
+    attrs = func.attrs.with_item("op_pattern", int(op_pattern(func)))
+    return dataclasses.replace(func, attrs=rx.Attrs(tuple(sorted(attrs.items))))
 
 
 def _lowered(mod: rx.IRModule) -> rx.IRModule:
@@ -38,4 +37,7 @@ def _lowered(mod: rx.IRModule) -> rx.IRModule:
 @register_pass("AnnotateTIROpPattern", exact=True, fuzz_inputs=_lowered)
 def annotate_tir_op_pattern(mod: rx.IRModule) -> rx.IRModule:
     """PASS-pattern-1: the ``op_pattern`` of every PrimFunc (TVM's OpPatternKind)."""
-    return finish(_Annotate().module(mod))
+    # Only PrimFuncs change: the Relax functions are kept as they are, unwalked.
+    return finish(mod.with_functions({
+        name: _annotated(f) if isinstance(f, tir.PrimFunc) else f
+        for name, f in mod.functions.items()}))

@@ -35,51 +35,33 @@ class OpPattern(enum.IntEnum):
 
 
 def op_pattern(func: tir.PrimFunc) -> OpPattern:
-    """PASS-pattern-1..6: the kind of ``func``."""
+    """PASS-pattern-1..6: the kind of ``func``, from one walk over its statements (a
+    block's body is walked once, for its accesses and for blocks nested in it)."""
     params = {id(buffer) for _, buffer in func.buffer_map}
     kind = OpPattern.ELEM_WISE
-    for block in _top_blocks(func):
-        if block is None:  # PASS-pattern-6: code outside blocks, or nested blocks
-            return OpPattern.OPAQUE
-        block_kind = _block_kind(block)
-        if block_kind is None:
-            return OpPattern.OPAQUE
-        writes_param = any(id(w.buffer) in params for w in block.writes)
-        if block_kind <= OpPattern.INJECTIVE and writes_param \
-                and kind == OpPattern.COMM_REDUCE:
-            kind = OpPattern.OUT_EWISE_FUSABLE  # PASS-pattern-5: a reduction, then its epilogue
-        else:
-            kind = max(kind, block_kind)
+    body = func.body
+    if isinstance(body, tir.SBlockRealize) and body.block.name == "root":
+        body = body.block.body
+    for node in _statements(body):
+        if isinstance(node, tir.SBlock):
+            block_kind = _block_kind(node)
+            if block_kind is None:
+                return OpPattern.OPAQUE
+            writes_param = any(id(w.buffer) in params for w in node.writes)
+            if block_kind <= OpPattern.INJECTIVE and writes_param \
+                    and kind == OpPattern.COMM_REDUCE:
+                kind = OpPattern.OUT_EWISE_FUSABLE  # PASS-pattern-5: a reduction, then its epilogue
+            else:
+                kind = max(kind, block_kind)
+        elif isinstance(node, tir.BufferStore) or _calls_for_effect(node):
+            return OpPattern.OPAQUE  # PASS-pattern-6: a store or a call outside every block
     return kind
 
 
-# -- the blocks of a function ------------------------------------------------------------------
-
-def _top_blocks(func: tir.PrimFunc):
-    """The blocks under the root block in program order; None for a store or a call
-    outside every block, or for a block with blocks inside (PASS-pattern-6)."""
-    body = func.body
-    if isinstance(body, tir.SBlockRealize) and body.block.name == "root":
-        root = body.block
-        yield from _blocks_in(root.body)
-    else:
-        yield from _blocks_in(body)
-
-
-def _blocks_in(stmt: tir.Stmt):
-    for node in _statements(stmt):
-        if isinstance(node, tir.SBlock):
-            yield None if _has_block(node.body) or _has_block(node.init) else node
-        elif isinstance(node, tir.BufferStore) or _calls_for_effect(node):
-            yield None  # a store, or a call for its effect, outside every block
-
+# -- statements ----------------------------------------------------------------------------------
 
 def _calls_for_effect(node: tir.Stmt) -> bool:
     return isinstance(node, tir.Evaluate) and not isinstance(node.value, P.IntImm)
-
-
-def _has_block(stmt: tir.Stmt | None) -> bool:
-    return stmt is not None and any(isinstance(s, tir.SBlock) for s in _statements(stmt))
 
 
 def _statements(stmt: tir.Stmt):
@@ -113,19 +95,27 @@ class _Accesses:
     stores: list[tir.BufferStore] = field(default_factory=list)
     loads: list[tir.BufferLoad] = field(default_factory=list)
     calls_for_effect: bool = False
+    nested_block: bool = False
 
 
 def _accesses(block: tir.SBlock) -> _Accesses:
-    """The stores and loads of a block's body and its init, in program order."""
+    """The stores and loads of a block's body and its init, in program order, and
+    whether a block is nested in it."""
     found = _Accesses()
     for part in (block.init, block.body):
         if part is None:
             continue
         for node in _statements(part):
+            if isinstance(node, tir.BufferStore):
+                _collect_loads(node.value, found.loads)
+                for index in node.indices:
+                    _collect_loads(index, found.loads)
+                found.stores.append(node)
+                continue
             for e in _statement_exprs(node):
                 _collect_loads(e, found.loads)
-            if isinstance(node, tir.BufferStore):
-                found.stores.append(node)
+            if isinstance(node, tir.SBlock):
+                found.nested_block = True
             elif _calls_for_effect(node):
                 found.calls_for_effect = True
     return found
@@ -149,13 +139,28 @@ def _statement_exprs(node: tir.Stmt) -> tuple[P.PrimExpr, ...]:
     return ()
 
 
+# leaves of index and value expressions: nothing to look into
+_LEAVES = frozenset({P.Var, P.IntImm, P.FloatImm, P.StringImm})
+
+
 def _collect_loads(e: P.PrimExpr, out: list[tir.BufferLoad]) -> None:
+    """Append the loads in ``e`` to ``out``, in program order."""
+    if type(e) in _LEAVES:
+        return
     pending = [e]
     while pending:
         x = pending.pop()
-        if isinstance(x, tir.BufferLoad):
+        t = type(x)
+        if t in _LEAVES:
+            continue
+        if t is tir.BufferLoad:
             out.append(x)
-        pending.extend(reversed(P.children(x)))
+            pending.extend(reversed(x.indices))
+        elif issubclass(t, P.BinaryOp):
+            pending.append(x.b)
+            pending.append(x.a)
+        else:
+            pending.extend(reversed(P.children(x)))
 
 
 def _block_kind(block: tir.SBlock) -> OpPattern | None:
@@ -163,18 +168,23 @@ def _block_kind(block: tir.SBlock) -> OpPattern | None:
     if block.match_buffers:
         return None  # PASS-pattern-6: indices into a view are not positions in the buffer
     acc = _accesses(block)
+    if acc.nested_block:
+        return None  # PASS-pattern-6: blocks inside a block
     if not acc.stores or acc.calls_for_effect:
         return None  # PASS-pattern-2, -6: an extern call computes it
     store = acc.stores[-1]
-    if any(not _same_indices(s.indices, store.indices) for s in acc.stores):
-        return None  # PASS-pattern-2: one store position per block
+    for s in acc.stores:
+        if not _same_indices(s.indices, store.indices):  # a constant index fails
+            return None  # PASS-pattern-2: one store position per block
     written = {_storage(s.buffer) for s in acc.stores}
     for load in acc.loads:
         if _storage(load.buffer) in written and not _same_indices(load.indices, store.indices):
             return None  # PASS-pattern-6: reads its own output elsewhere (a scan)
     reduce_vars = [iv.var for iv in block.iter_vars if iv.kind == "R"]
-    if any(_uses(index, {id(v) for v in reduce_vars}) for index in store.indices):
-        return None  # PASS-pattern-6: the store position moves with the reduction
+    if reduce_vars:
+        reduce_ids = {id(v) for v in reduce_vars}
+        if any(_uses(index, reduce_ids) for index in store.indices):
+            return None  # PASS-pattern-6: the store position moves with the reduction
     pattern = _index_pattern(store, acc.loads)
     if pattern is not None:
         return pattern
@@ -239,12 +249,19 @@ def _is_int(e: P.PrimExpr, value: int) -> bool:
 
 def _same(a: P.PrimExpr, b: P.PrimExpr) -> bool:
     """PASS-pattern-2: the same index only when the same variable."""
+    if a is b:
+        return type(a) is P.Var or _as_var(a) is not None
     var = _as_var(a)
     return var is not None and var is _as_var(b)
 
 
 def _same_indices(a, b) -> bool:
-    return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if not (x is y and type(x) is P.Var) and not _same(x, y):
+            return False
+    return True
 
 
 def _is_unit_axis(buffer: tir.Buffer, i: int, index: P.PrimExpr) -> bool:
@@ -290,11 +307,21 @@ def _walk(e: P.PrimExpr):
 
 
 def _uses(e: P.PrimExpr, var_ids: set[int]) -> bool:
+    t = type(e)
+    if t is P.Var:
+        return id(e) in var_ids
+    if t is P.IntImm:
+        return False
     return any(isinstance(x, P.Var) and id(x) in var_ids for x in _walk(e))
 
 
 def _uses_other(e: P.PrimExpr, allowed: set[int]) -> bool:
     """``e`` uses a variable outside ``allowed``, or loads from a buffer."""
+    t = type(e)
+    if t is P.Var:
+        return id(e) not in allowed
+    if t is P.IntImm:
+        return False
     return any((isinstance(x, P.Var) and id(x) not in allowed) or isinstance(x, tir.BufferLoad)
                for x in _walk(e))
 
