@@ -205,9 +205,10 @@ class If(Expr):
     span: Span | None = field(default=None, kw_only=True)
 
 
-@_node
+@dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
 class Binding:
-    """Base of VarBinding and MatchCast."""
+    """Base of VarBinding and MatchCast. Weakly referenceable: normalization remembers
+    which bindings it produced (NORM-incremental-1) without keeping them alive."""
 
 
 @_node

@@ -17,10 +17,14 @@ section "Deduction"; paper section 4.1).
   (SI-erase-1).
 
 Deduction is forward and local: each binding is deduced once from its operands, so the
-cost is linear in the size of the program.
+cost is linear in the size of the program. A binding that an earlier normalization
+produced, whose operands are still the same variables, is not deduced again
+(NORM-incremental-1), so a pass that rewrites a few bindings pays little to end in normal
+form.
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 
 from relax_ref.ir import prim_expr as P
@@ -66,6 +70,13 @@ def normalize(mod: rx.IRModule) -> rx.IRModule:
 # NORM-fixpoint-1: key -> the Relax functions (by identity) of a normalized module.
 _FIXPOINTS: dict[tuple, tuple] = {}
 
+# NORM-incremental-1: the bindings a normalization produced -> the deduction context
+# (the analyzer's facts) they were deduced under. Weak: forgetting one only costs time.
+_NORMAL_BINDINGS: "weakref.WeakKeyDictionary[rx.Binding, tuple]" = weakref.WeakKeyDictionary()
+# Leaves whose struct info is their own (set when they were normalized).
+_SELF_TYPED = (rx.Constant, rx.ShapeExpr, rx.PrimValue, rx.StringImm, rx.DataTypeImm,
+               rx.ExternFunc, rx.Op)
+
 
 def _fixpoint_key(mod: rx.IRModule) -> tuple[tuple, tuple]:
     parts, objects = [], []
@@ -97,18 +108,20 @@ class _FunctionScope:
     names: set[str]
     parent: "_FunctionScope | None" = None
     var_map: dict[int, rx.Var] = field(default_factory=dict)
+    # What deduction depends on besides the operands: the analyzer's facts (NORM-incremental-1)
+    context: tuple = ()
     hits: set[int] = field(default_factory=set)  # variables looked up (for recursion)
     counters: dict[str, int] = field(default_factory=dict)  # next suffix per name hint
+
+    def __post_init__(self) -> None:
+        self.root = self if self.parent is None else self.parent.root
 
     def lookup(self, var: rx.Var) -> rx.Var | None:
         scope: _FunctionScope | None = self
         while scope is not None:
             hit = scope.var_map.get(id(var))
             if hit is not None:
-                root: _FunctionScope = self
-                while root.parent is not None:
-                    root = root.parent
-                root.hits.add(id(hit))
+                self.root.hits.add(id(hit))
                 return hit
             scope = scope.parent
         return None
@@ -139,8 +152,14 @@ class _Emitter:
     def emit(self, value: rx.Expr, hint: str = "lv") -> rx.Var:
         cls = rx.DataflowVar if self.dataflow else rx.Var
         var = cls(self.scope.fresh_name(hint), value.struct_info, span=value.span)
-        self.bindings.append(rx.VarBinding(var, value, span=value.span))
+        self.append(rx.VarBinding(var, value, span=value.span))
         return var
+
+    def append(self, b: rx.Binding) -> None:
+        """``b``, in normal form, joins the block (and is remembered as normal under the
+        deduction context of its function: NORM-incremental-1)."""
+        _NORMAL_BINDINGS[b] = self.scope.context
+        self.bindings.append(b)
 
 
 class Normalizer:
@@ -150,6 +169,9 @@ class Normalizer:
         self.func_sinfo: dict[str, si.StructInfo] = {}
         self.done: dict[str, object] = {}
         self.in_progress: set[str] = set()
+        # ids of the variables bound so far: a variable object bound twice (in one function
+        # or two) gets a fresh copy the second time, so the output binds each once
+        self.bound: set[int] = set()
 
     def run(self) -> rx.IRModule:
         for name in self.mod.functions:
@@ -191,8 +213,7 @@ class Normalizer:
 
     def function(self, func: rx.Function, parent: _FunctionScope | None) -> rx.Function:
         analyzer = parent.analyzer if parent is not None else Analyzer()
-        if parent is None:
-            self._add_bounds(analyzer, func)
+        context = parent.context if parent is not None else self._add_bounds(analyzer, func)
         names = _names_in(func) if parent is None else parent.names
         defined = set(parent.defined_syms) if parent is not None else set()
         for p in func.params:
@@ -202,9 +223,10 @@ class Normalizer:
         param_sinfo = tuple(p.struct_info for p in func.params)
         for v in defined_symbols(param_sinfo):
             defined.add(id(v))
-        scope = _FunctionScope(analyzer, defined, names, parent)
+        scope = _FunctionScope(analyzer, defined, names, parent, context=context)
         for p in func.params:
             scope.var_map[id(p)] = p
+            self.bound.add(id(p))
         body = self.seq_expr(func.body, scope, body_hint="gv", function_body=True)
         ret = func.ret_struct_info
         if ret is None:
@@ -216,15 +238,20 @@ class Normalizer:
         return rx.Function(func.params, body, func.ret_struct_info, func.is_pure, func.attrs,
                            func.is_private, sinfo, span=func.span)
 
-    def _add_bounds(self, analyzer: Analyzer, func: rx.Function) -> None:
-        """``tir_var_upper_bound`` and ``tir_non_negative_var`` facts (SYM-assume-2)."""
+    def _add_bounds(self, analyzer: Analyzer, func: rx.Function) -> tuple:
+        """``tir_var_upper_bound`` facts (SYM-assume-2); returns them as the deduction
+        context of the function's bindings (NORM-incremental-1)."""
         bounds = func.attrs.get("tir_var_upper_bound")
+        if not isinstance(bounds, rx.Attrs):
+            return ()
         syms = {v.name: v for v in defined_symbols(p.struct_info for p in func.params
                                                    if p.struct_info is not None)}
-        if isinstance(bounds, rx.Attrs):
-            for key, value in bounds.items:
-                if key in syms and isinstance(value, int):
-                    analyzer.add_upper_bound(syms[key], value)
+        facts = []
+        for key, value in bounds.items:
+            if key in syms and isinstance(value, int):
+                analyzer.add_upper_bound(syms[key], value)
+                facts.append((id(syms[key]), value))
+        return tuple(facts)
 
     # -- blocks -----------------------------------------------------------------------------------
     def seq_expr(self, seq: rx.SeqExpr, scope: _FunctionScope, body_hint: str,
@@ -261,6 +288,16 @@ class Normalizer:
 
     def binding(self, b: rx.Binding, em: _Emitter) -> None:
         scope = em.scope
+        if _NORMAL_BINDINGS.get(b) == scope.context and id(b.var) not in self.bound \
+                and self.unchanged(b.value, scope):
+            # NORM-incremental-1: deducing it again would give the same binding.
+            self.bound.add(id(b.var))
+            scope.var_map[id(b.var)] = b.var
+            if isinstance(b, rx.MatchCast):
+                for v in _bare_symbols(b.struct_info):
+                    scope.defined_syms.add(id(v))
+            em.bindings.append(b)
+            return
         if isinstance(b, rx.MatchCast):
             value = self.leaf(b.value, em)
             target = b.struct_info
@@ -276,9 +313,8 @@ class Normalizer:
                 self.check(b.var.struct_info, target, b.span,
                            f"the annotation of {b.var.name_hint!r}", scope.analyzer)
                 sinfo = b.var.struct_info
-            var = type(b.var)(b.var.name_hint, sinfo, span=b.var.span)
-            scope.var_map[id(b.var)] = var
-            em.bindings.append(rx.MatchCast(var, value, target, span=b.span))
+            var = self.bind_var(b.var, sinfo, scope)
+            em.append(rx.MatchCast(var, value, target, span=b.span))
             return
         hint = b.var.name_hint
         if isinstance(b.value, rx.Function):
@@ -291,9 +327,61 @@ class Normalizer:
             self.check(b.var.struct_info, deduced, b.span, f"the annotation of {hint!r}",
                        scope.analyzer)
             sinfo = b.var.struct_info
-        var = type(b.var)(hint, sinfo, span=b.var.span)
-        scope.var_map[id(b.var)] = var
-        em.bindings.append(rx.VarBinding(var, value, span=b.span))
+        var = self.bind_var(b.var, sinfo, scope)
+        em.append(rx.VarBinding(var, value, span=b.span))
+
+    def bind_var(self, var: rx.Var, sinfo: si.StructInfo, scope: _FunctionScope) -> rx.Var:
+        """The variable of a normalized binding: ``var`` itself where it already carries
+        ``sinfo`` and is bound nowhere else (so that the bindings reading it stay as they
+        are, NORM-incremental-1), else a copy carrying it."""
+        new = var
+        if var.struct_info is not sinfo or id(var) in self.bound:
+            new = type(var)(var.name_hint, sinfo, span=var.span)
+        self.bound.add(id(new))
+        scope.var_map[id(var)] = new
+        return new
+
+    def unchanged(self, e: rx.Expr, scope: _FunctionScope) -> bool:
+        """NORM-incremental-1: whether deducing ``e`` (a value an earlier normalization
+        produced) again reads exactly what it read then: it is a leaf, a tuple, a tuple
+        item or a call of an operator or packed function, and every variable it reads
+        is still itself in scope (so carries the same struct info). A call of a Relax
+        function is deduced again (its signature may have changed); a direct call of a
+        PrimFunc returning nothing is void in any module."""
+        t = type(e)
+        if t is rx.Call:
+            op = e.op
+            if isinstance(op, rx.GlobalVar):
+                if not (self.void_prim_func(op) and e.struct_info is VOID_SINFO):
+                    return False
+            elif not isinstance(op, (rx.Op, rx.ExternFunc)):
+                return False
+            operands = e.args
+        elif t is rx.TupleGetItem:
+            operands = (e.tuple_value,)
+        else:
+            operands = (e,)
+        for a in operands:
+            if isinstance(a, rx.Var):
+                if scope.lookup(a) is not a:
+                    return False
+            elif not isinstance(a, _SELF_TYPED) and not self.unchanged_composite(a, scope):
+                return False
+        return True
+
+    def unchanged_composite(self, e: rx.Expr, scope: _FunctionScope) -> bool:
+        """An operand other than a variable or a self-typed leaf."""
+        if isinstance(e, rx.Tuple):
+            return all(scope.lookup(f) is f if isinstance(f, rx.Var) else
+                       isinstance(f, _SELF_TYPED) or self.unchanged_composite(f, scope)
+                       for f in e.fields)
+        if isinstance(e, rx.GlobalVar):  # call_tir's callee
+            return self.void_prim_func(e)
+        return False
+
+    def void_prim_func(self, gv: rx.GlobalVar) -> bool:
+        f = self.mod.functions.get(gv.name_hint)
+        return isinstance(f, tir.PrimFunc) and f.ret_type is None
 
     def local_function_binding(self, b: rx.VarBinding, em: _Emitter) -> None:
         """A local function may call itself: its variable is in scope in its own body,
@@ -306,9 +394,7 @@ class Normalizer:
                                       func.is_pure)
         own = type(b.var)(b.var.name_hint, b.var.struct_info or signature, span=b.var.span)
         scope.var_map[id(b.var)] = own
-        root = scope
-        while root.parent is not None:
-            root = root.parent
+        root = scope.root
         root.hits.discard(id(own))
         value = self.function(func, scope)
         if id(own) in root.hits:
