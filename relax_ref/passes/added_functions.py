@@ -23,13 +23,17 @@ class AddedFunctions(dict):
         self.mod = mod
         self._by_hash: dict[int, list[tuple[object, rx.GlobalVar]]] = {}
 
-    def add(self, name_hint: str, func, prepare=None) -> rx.GlobalVar:
+    def add(self, name_hint: str, func, prepare=None, bucket=None) -> rx.GlobalVar:
         """The GlobalVar of ``func``: one added earlier if structurally equal, else a
         new one under a fresh name. ``prepare(func)``, when given, makes the function
         that is added; it must keep it structurally equal (a renaming of its own
-        variables), and is skipped when an equal one exists."""
+        variables), and is skipped when an equal one exists. ``bucket``, when given, is
+        a value that structurally equal functions always share (FuseOps: the name hint,
+        made of the PrimFuncs called in order); it replaces the hash as the key of the
+        functions an equality test compares."""
         # a hash of the first nodes only: an equality test settles each bucket anyway
-        key = structural_hash(func, max_nodes=_HASHED_NODES)
+        key = ("bucket", bucket) if bucket is not None else \
+            structural_hash(func, max_nodes=_HASHED_NODES)
         for other, gv in self._by_hash.get(key, ()):
             if structural_equal(func, other):
                 return gv

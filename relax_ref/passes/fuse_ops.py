@@ -127,8 +127,10 @@ class _Fusor(Rewriter):
 
     # -- lifted functions ------------------------------------------------------------------
     def add_function(self, name_hint: str, func, prepare=None) -> rx.GlobalVar:
-        """PASS-fuse-4: a structurally equal function already added is reused."""
-        return self.added.add(name_hint, func, prepare)
+        """PASS-fuse-4: a structurally equal function already added is reused. The name
+        hint lists the PrimFuncs the function calls, in order, so only functions of the
+        same hint can be equal: it is the key of the equality tests."""
+        return self.added.add(name_hint, func, prepare, bucket=name_hint)
 
 
 class _Block:
@@ -342,10 +344,13 @@ class _Block:
             arguments.append(e)
             params.append(p)
 
+        constants: dict[int, rx.Var] = {}  # id of a constant argument -> its parameter
+
         class _Lift(Rewriter):
             def expr(self, e):
-                for a, p in zip(arguments, params):
-                    if a is e and isinstance(a, rx.Constant):
+                if isinstance(e, rx.Constant):
+                    p = constants.get(id(e))
+                    if p is not None:
                         return p
                 return super().expr(e)
 
@@ -368,6 +373,9 @@ class _Block:
             fresh = rx.Var(var.name_hint, span=var.span) if id(var) in out_ids \
                 else rx.DataflowVar(var.name_hint, span=var.span)
             renames[id(var)] = fresh
+        for a, p in zip(arguments, params):
+            if isinstance(a, rx.Constant):
+                constants.setdefault(id(a), p)
         lift = _Lift()
         lift.var_map.update(renames)
         body_bindings = []
@@ -421,15 +429,43 @@ def _inlinable(e: rx.Expr) -> bool:
 
 
 def _bound_values(func: rx.Function) -> dict[int, rx.Expr]:
+    """Variable id -> bound value, for every VarBinding in ``func`` (nested ones too), in
+    the order a Rewriter meets them; only what can hold bindings is looked into."""
     found: dict[int, rx.Expr] = {}
 
-    class _Walk(Rewriter):
-        def binding(self, b):
-            if isinstance(b, rx.VarBinding):
-                found[id(b.var)] = b.value
-            return super().binding(b)
-    _Walk().function(func)
+    def visit(e: rx.Expr) -> None:
+        if isinstance(e, _NO_BINDINGS):
+            return
+        if isinstance(e, rx.SeqExpr):
+            for block in e.blocks:
+                for b in block.bindings:
+                    if isinstance(b, rx.VarBinding):
+                        found[id(b.var)] = b.value
+                    visit(b.value)
+            visit(e.body)
+        elif isinstance(e, rx.Function):
+            visit(e.body)
+        elif isinstance(e, rx.If):
+            visit(e.cond)
+            visit(e.true_branch)
+            visit(e.false_branch)
+        elif isinstance(e, rx.Call):
+            if isinstance(e.op, rx.Var):
+                visit(e.op)
+            for a in e.args:
+                visit(a)
+        elif isinstance(e, rx.Tuple):
+            for f in e.fields:
+                visit(f)
+        elif isinstance(e, rx.TupleGetItem):
+            visit(e.tuple_value)
+    visit(func)
     return found
+
+
+# expressions with no binding inside
+_NO_BINDINGS = (rx.Var, rx.Constant, rx.ShapeExpr, rx.PrimValue, rx.StringImm, rx.DataTypeImm,
+                rx.GlobalVar, rx.ExternFunc, rx.Op)
 
 
 def _item_of(value: rx.Expr, t: rx.Var) -> int | None:

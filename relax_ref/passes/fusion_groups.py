@@ -228,6 +228,11 @@ def partition(nodes: list[Node], max_fuse_depth: int = MAX_FUSE_DEPTH) -> list[i
             return groups.size[i] + sum(visit(o) for o, _ in nodes[i].outputs)
         return visit(src)
 
+    def fits(i: int, parent: int) -> bool:
+        """PASS-fuse-3: TVM's max fuse depth. Asked only of a fusion about to be made:
+        it changes nothing, so asking it last decides the same."""
+        return groups.size[groups.root(parent)] + count_upto_sink(i, parent) <= max_fuse_depth
+
     for phase in range(3):
         for i, node in enumerate(nodes):
             kind = groups.pattern[i]
@@ -236,9 +241,6 @@ def partition(nodes: list[Node], max_fuse_depth: int = MAX_FUSE_DEPTH) -> list[i
             parent = tree[i].parent
             if parent is None:
                 continue
-            # PASS-fuse-3: TVM's max fuse depth
-            if groups.size[groups.root(parent)] + count_upto_sink(i, parent) > max_fuse_depth:
-                continue
             if phase == 2:
                 if kind > INJECTIVE:
                     continue
@@ -246,7 +248,8 @@ def partition(nodes: list[Node], max_fuse_depth: int = MAX_FUSE_DEPTH) -> list[i
                 if groups.pattern[root] == TUPLE:
                     continue
                 if groups.pattern[parent] == TUPLE and groups.pattern[root] <= INJECTIVE \
-                        and check_path(i, parent, lambda k, sink: k <= INJECTIVE):
+                        and check_path(i, parent, lambda k, sink: k <= INJECTIVE) \
+                        and fits(i, parent):
                     commit(i, parent)
                 continue
             if groups.root(i) == groups.root(parent):
@@ -256,7 +259,8 @@ def partition(nodes: list[Node], max_fuse_depth: int = MAX_FUSE_DEPTH) -> list[i
             if kind == OUT_EWISE_FUSABLE:
                 # PASS-fuse-2 (b): a matmul-like op takes an elementwise epilogue
                 if phase == 0 and tree[i].pattern == ELEM_WISE \
-                        and check_path(i, parent, lambda k, sink: k <= BROADCAST):
+                        and check_path(i, parent, lambda k, sink: k <= BROADCAST) \
+                        and fits(i, parent):
                     commit(i, parent)
             elif kind <= BROADCAST:
                 # PASS-fuse-2 (a): into an injective or reduction consumer
@@ -265,10 +269,11 @@ def partition(nodes: list[Node], max_fuse_depth: int = MAX_FUSE_DEPTH) -> list[i
                         if not sink:
                             return k <= INJECTIVE
                         return k <= INJECTIVE or k in (COMM_REDUCE, OUT_EWISE_FUSABLE)
-                    if check_path(i, parent, ok):
+                    if check_path(i, parent, ok) and fits(i, parent):
                         commit(i, parent)
             elif kind in (INJECTIVE, TUPLE):
                 # PASS-fuse-2 (c): injective chains, in the second phase
-                if phase == 1 and check_path(i, parent, lambda k, sink: k <= INJECTIVE):
+                if phase == 1 and check_path(i, parent, lambda k, sink: k <= INJECTIVE) \
+                        and fits(i, parent):
                     commit(i, parent)
     return [groups.root(i) for i in range(len(nodes))]

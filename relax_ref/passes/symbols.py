@@ -166,9 +166,11 @@ class _Substitute(SymbolRewriter):
         self.renaming = all(isinstance(v, P.Var) for v in self.mapping.values())
 
     def prim(self, e: P.PrimExpr) -> P.PrimExpr:
-        if not self.mapping:
+        t = type(e)
+        if not self.mapping or t is P.IntImm:
             return e
-        new = substitute_prim(e, self.mapping)
+        # a dimension is most often a variable: looked up as the substitution would
+        new = self.mapping.get(e, e) if t is P.Var else substitute_prim(e, self.mapping)
         if new is e or self.renaming:
             return new
         return simplify(new)
