@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
 
-from .rewrite import Rewriter
 
 
 # -- who refers to whom --------------------------------------------------------------------
@@ -41,26 +40,51 @@ def global_uses(mod: rx.IRModule) -> dict[str, GlobalUses]:
     """For every function name of ``mod``, who calls it and who uses it as a value
     (call_tir's callee counts as a value use)."""
     out = {name: GlobalUses() for name in mod.functions}
-
-    class _Refs(Rewriter):
-        def __init__(self, caller: str):
-            super().__init__()
-            self.caller = caller
-
-        def expr(self, e):
-            if isinstance(e, rx.GlobalVar) and e.name_hint in out:
-                out[e.name_hint].values.append(self.caller)
-            return super().expr(e)
-
-        def call(self, e):
-            if isinstance(e.op, rx.GlobalVar) and e.op.name_hint in out:
-                out[e.op.name_hint].calls.append(self.caller)
-            return super().call(e)
-
     for name, func in mod.functions.items():
         if isinstance(func, rx.Function):
-            _Refs(name).function(func)
+            _references(func, name, out)
     return out
+
+
+def _references(func: rx.Function, caller: str, out: dict[str, GlobalUses]) -> None:
+    """Record in ``out`` what ``func`` refers to, as a Rewriter meets it: a GlobalVar
+    met as an expression is a value use; the callee of a call is a call (a Rewriter does
+    not visit it as an expression). Only what can hold a GlobalVar is looked into."""
+
+    def visit(e) -> None:
+        if isinstance(e, rx.GlobalVar):
+            if e.name_hint in out:
+                out[e.name_hint].values.append(caller)
+        elif isinstance(e, _LEAVES):
+            return
+        elif isinstance(e, rx.Call):
+            op = e.op
+            if isinstance(op, rx.GlobalVar) and op.name_hint in out:
+                out[op.name_hint].calls.append(caller)
+            for a in e.args:
+                visit(a)
+        elif isinstance(e, rx.Tuple):
+            for f in e.fields:
+                visit(f)
+        elif isinstance(e, rx.TupleGetItem):
+            visit(e.tuple_value)
+        elif isinstance(e, rx.If):
+            visit(e.cond)
+            visit(e.true_branch)
+            visit(e.false_branch)
+        elif isinstance(e, rx.SeqExpr):
+            for block in e.blocks:
+                for b in block.bindings:
+                    visit(b.value)
+            visit(e.body)
+        elif isinstance(e, rx.Function):
+            visit(e.body)
+    visit(func)
+
+
+# expressions without a GlobalVar inside (a call's callee variable is a local one)
+_LEAVES = (rx.Var, rx.Constant, rx.ShapeExpr, rx.PrimValue, rx.StringImm, rx.DataTypeImm,
+           rx.ExternFunc, rx.Op)
 
 
 def recursive_functions(mod: rx.IRModule, uses: dict[str, GlobalUses] | None = None) -> set[str]:

@@ -99,6 +99,9 @@ class TirCopier:
         if issubclass(t, P.BinaryOp):  # the most common node: no definitions inside
             a, b = self.map(x.a), self.map(x.b)
             return x if a is x.a and b is x.b else t(a, b, x.dtype, span=x.span)
+        fast = _FAST_COPY.get(t)
+        if fast is not None:
+            return fast(self, x)
         if isinstance(x, tir.Buffer):
             hit = self.buffers.get(id(x))
             if hit is None:  # a buffer seen only through loads and stores: same name
@@ -120,6 +123,85 @@ class TirCopier:
         if isinstance(x, tir.SBlock) and x.name != "root":
             changes["name"] = self.block_names.unique(x.name)
         return dataclasses.replace(x, **changes) if changes else x
+
+
+# The node types met most, copied field by field: what ``map`` does for them (their other
+# fields hold no variable or buffer), without its generic walk over every field.
+
+def _copy_load(c: TirCopier, x: tir.BufferLoad):
+    buffer, indices = c.map(x.buffer), c.map(x.indices)
+    if buffer is x.buffer and indices is x.indices:
+        return x
+    return tir.BufferLoad(buffer, indices, x.dtype, span=x.span)
+
+
+def _copy_store(c: TirCopier, x: tir.BufferStore):
+    buffer, value, indices = c.map(x.buffer), c.map(x.value), c.map(x.indices)
+    if buffer is x.buffer and value is x.value and indices is x.indices:
+        return x
+    return tir.BufferStore(buffer, value, indices, span=x.span)
+
+
+def _copy_cast(c: TirCopier, x: P.Cast):
+    value = c.map(x.value)
+    return x if value is x.value else P.Cast(x.dtype, value, span=x.span)
+
+
+def _copy_call(c: TirCopier, x: P.Call):
+    args = c.map(x.args)
+    return x if args is x.args else P.Call(x.op, args, x.dtype, span=x.span)
+
+
+def _copy_range(c: TirCopier, x: tir.Range):
+    lo, extent = c.map(x.min), c.map(x.extent)
+    return x if lo is x.min and extent is x.extent else tir.Range(lo, extent, span=x.span)
+
+
+def _copy_region(c: TirCopier, x: tir.BufferRegion):
+    buffer, region = c.map(x.buffer), c.map(x.region)
+    if buffer is x.buffer and region is x.region:
+        return x
+    return tir.BufferRegion(buffer, region, span=x.span)
+
+
+def _copy_iter_var(c: TirCopier, x: tir.IterVar):
+    var, dom = c.map(x.var), c.map(x.dom)
+    return x if var is x.var and dom is x.dom else dataclasses.replace(x, var=var, dom=dom)
+
+
+def _copy_for(c: TirCopier, x: tir.For):
+    c.fresh_var(x.loop_var)
+    loop_var, lo, extent, body = c.map(x.loop_var), c.map(x.min), c.map(x.extent), \
+        c.map(x.body)
+    return dataclasses.replace(x, loop_var=loop_var, min=lo, extent=extent, body=body)
+
+
+def _copy_realize(c: TirCopier, x: tir.SBlockRealize):
+    values, predicate, block = c.map(x.iter_values), c.map(x.predicate), c.map(x.block)
+    if values is x.iter_values and predicate is x.predicate and block is x.block:
+        return x
+    return tir.SBlockRealize(values, predicate, block, span=x.span)
+
+
+def _copy_seq(c: TirCopier, x: tir.SeqStmt):
+    seq = c.map(x.seq)
+    return x if seq is x.seq else tir.SeqStmt(seq, span=x.span)
+
+
+_FAST_COPY = {tir.BufferLoad: _copy_load, tir.BufferStore: _copy_store, P.Cast: _copy_cast,
+              P.Call: _copy_call, tir.Range: _copy_range, tir.BufferRegion: _copy_region,
+              tir.IterVar: _copy_iter_var, tir.For: _copy_for, tir.SBlockRealize: _copy_realize,
+              tir.SeqStmt: _copy_seq}
+
+
+# the fields of the node types met most that can hold a variable or a buffer, in order
+_WALKED_FIELDS = {
+    tir.BufferLoad: ("buffer", "indices"), tir.BufferStore: ("buffer", "value", "indices"),
+    P.Cast: ("value",), P.Call: ("args",), tir.Range: ("min", "extent"),
+    tir.BufferRegion: ("buffer", "region"), tir.IterVar: ("var", "dom"),
+    tir.For: ("loop_var", "min", "extent", "body"),
+    tir.SBlockRealize: ("iter_values", "predicate", "block"), tir.SeqStmt: ("seq",),
+}
 
 
 def free_vars(func_body: tir.Stmt, buffers: list[tir.Buffer]) -> list[P.Var]:
@@ -146,6 +228,15 @@ def free_vars(func_body: tir.Stmt, buffers: list[tir.Buffer]) -> list[P.Var]:
         if issubclass(t, P.BinaryOp):
             walk(x.a)
             walk(x.b)
+            return
+        fields = _WALKED_FIELDS.get(t)
+        if fields is not None:  # a node met often: only its fields that hold variables
+            if t is tir.For:
+                defined.add(id(x.loop_var))
+            elif t is tir.IterVar:
+                defined.add(id(x.var))
+            for name in fields:
+                walk(getattr(x, name))
             return
         if isinstance(x, tir.Buffer):
             buffer(x)
