@@ -2,9 +2,10 @@
 
 Both sides compile the same PrimFuncs: examples/llama_layer.py with the sequence length
 bound (BindSymbolicVars, n = --n) and fused by our LegalizeOps, AnnotateTIROpPattern,
-FuseOps and FuseTIR; the fused module is printed and read by TVM. Ours: the schedule of
-spec/backends.md (BE-sched-5's shared-memory trees for row reductions, BE-sched-1..4
-elsewhere), lowered and emitted (BE-lower-*, BE-emit-*). TVM's: DefaultGPUSchedule, as
+FuseOps and FuseTIR; the fused module is printed and read by TVM. Ours: the device
+schedule of spec/backends.md (BE-sched-9: injective stages inlined, BE-sched-6; reductions
+register-tiled with their epilogue, BE-sched-7, 8; BE-sched-5's shared-memory trees for
+row reductions; BE-sched-1..4 elsewhere), lowered and emitted (BE-lower-*, BE-emit-*). TVM's: DefaultGPUSchedule, as
 its own default for a GPU PrimFunc; where TVM 0.27's DefaultGPUSchedule crashes (it
 fails on every PrimFunc with several blocks: "Duplicated block name root"), TVM's dlight
 rules (Matmul, GEMV, Reduction, GeneralReduction, Fallback), which is what TVM's GPU
@@ -34,7 +35,7 @@ sys.path.insert(0, str(REPO))
 import relax_ref  # noqa: E402
 from relax_ref.backends.lower import lower_for_device  # noqa: E402
 from relax_ref.backends.opencl import opencl_source  # noqa: E402
-from relax_ref.backends.row_reduction import schedule_row_reductions  # noqa: E402
+from relax_ref.backends.schedule import device_schedule  # noqa: E402
 from relax_ref.backends.runtime_host import difference  # noqa: E402
 from relax_ref.ir import tir  # noqa: E402
 from relax_ref.ir.numpy_dtype import numpy_dtype  # noqa: E402
@@ -116,7 +117,7 @@ def inputs(func: tir.PrimFunc, rng) -> list[np.ndarray]:
 
 
 def ours(h: Harness, name: str, func: tir.PrimFunc, args: list, repeat: int):
-    prog = lower_for_device(schedule_row_reductions(func, 256), name)
+    prog = lower_for_device(device_schedule(func, 256, row_reductions=True), name)
     program = h.cl.Program(h.ctx, opencl_source([prog])).build()
     bufs = {}
     buffers = dict(func.buffer_map)

@@ -16,10 +16,10 @@ from relax_ref.ir.relax import IRModule
 from relax_ref.ir.text import print_prim_expr
 
 from .cuda import cuda_source
-from .gpu_schedule import TARGET_THREADS, default_gpu_schedule
+from .gpu_schedule import TARGET_THREADS
 from .lower import DeviceProgram, lower_for_device
 from .opencl import opencl_source
-from .row_reduction import schedule_row_reductions
+from .schedule import device_schedule
 
 __all__ = ["Emitted", "emit_module", "write_emitted", "TARGETS"]
 
@@ -51,8 +51,7 @@ def emit_module(mod: IRModule, target: str, fuse: bool = False,
     passes = ["LegalizeOps"] + (["AnnotateTIROpPattern", "FuseOps", "FuseTIR"] if fuse else [])
     mod = Pipeline(passes).as_pass("emit")(normalize(mod))
     threads = TARGET_THREADS[target]
-    schedule = schedule_row_reductions if row_reductions else default_gpu_schedule
-    programs = tuple(lower_for_device(schedule(f, threads), name)
+    programs = tuple(lower_for_device(device_schedule(f, threads, row_reductions), name)
                      for name, f in mod.items() if isinstance(f, tir.PrimFunc))
     source = (cuda_source if target == "cuda" else opencl_source)(list(programs))
     return Emitted(target, source, programs, launch_table(programs, target))

@@ -91,12 +91,15 @@ def _match(nest: tir.Stmt, before: tir.Stmt | None = None):
     rhs = op.b
     if _reads(rhs, out) or _reads(init.value, out) or out.dtype.is_bool:
         return None
-    # Rows: every load of the reduced expression walks its last axis with a reduction
-    # variable (softmax, norms, sums over the last axis; not a matmul's column).
+    # Rows: every load of the reduced expression that moves with the reduction walks
+    # its last axis with a reduction variable (softmax, norms, sums over the last axis;
+    # not a matmul's column); a load that does not move (a row's maximum, inlined into
+    # softmax's sum by BE-sched-6) is the same for the whole row.
     reduce_ids = {id(iv.var) for iv in block.iter_vars if iv.kind == "R"}
-    loads = _loads(rhs)
-    if not loads or any(not any(id(v) in reduce_ids for v in P.free_vars(l.indices[-1]))
-                        for l in loads if l.indices):
+    moving = [l for l in _loads(rhs) if any(id(v) in reduce_ids for i in l.indices
+                                              for v in P.free_vars(i))]
+    if not moving or any(not any(id(v) in reduce_ids for v in P.free_vars(l.indices[-1]))
+                         for l in moving):
         return None
     if isinstance(op, P.Add) and not (isinstance(init.value, (P.IntImm, P.FloatImm))
                                       and init.value.value == 0):

@@ -26,10 +26,10 @@ from relax_ref.semantics.interpreter import Interpreter
 from relax_ref.values import PrimScalar
 
 from .device_call import Compiled, HostError, NoDeviceError, check_arguments, device_buffers
-from .gpu_schedule import TARGET_THREADS, default_gpu_schedule
+from .gpu_schedule import TARGET_THREADS
 from .lower import DeviceProgram, lower_for_device
 from .multiversion import specialize_program
-from .row_reduction import schedule_row_reductions
+from .schedule import device_schedule
 
 __all__ = ["DeviceRunner", "DeviceInterpreter", "Compiled", "HostError", "NoDeviceError",
            "check_arguments", "device_buffers", "difference", "ULP_BOUND", "INEXACT"]
@@ -87,8 +87,8 @@ class DeviceRunner:
         if hit is not None:
             return hit[1]
         try:
-            schedule = schedule_row_reductions if self.row_reductions else default_gpu_schedule
-            prog = lower_for_device(schedule(func, TARGET_THREADS[self.target]), name)
+            prog = lower_for_device(device_schedule(func, TARGET_THREADS[self.target],
+                                                    self.row_reductions), name)
             variants = specialize_program(prog) if self.multiversion else {}
             programs = [prog]
             if variants:  # BE-mv-1: the variants printed beside the originals
