@@ -19,9 +19,12 @@ static inline float round_to_half(float v) {
 }"""
 _ROUND_TO_HALF_D = """\
 static inline float round_to_half_d(double v) {
-  ushort h;  /* a half's bits: without cl_khr_fp16 only pointers may be half */
-  vstore_half(v, 0, (half*)&h);
-  return vload_half(0, (const half*)&h);
+  /* Round to odd at float's 24 bits, then to nearest half: one rounding of v, as
+     direct (24 >= 11 + 2 bits); no vstore_half of a double, which Oclgrind's
+     uninitialized-value check cannot follow. */
+  float f = convert_float_rtz(v);
+  if ((double)f != v && f == f) f = as_float(as_uint(f) | 1u);
+  return round_to_half(f);
 }"""
 
 
@@ -49,9 +52,10 @@ class OpenCLPrinter(CFamilyPrinter):
         return text + "f" if text[0].isdigit() else f"({text}f)" if text[0] == "-" else text
 
     def _round(self, v: str, double: bool = False) -> str:
-        name = "round_to_half_d" if double else "round_to_half"
-        self.helpers[name] = _ROUND_TO_HALF_D if double else _ROUND_TO_HALF
-        return f"{name}({v})"
+        self.helpers["round_to_half"] = _ROUND_TO_HALF
+        if double:  # it calls round_to_half, printed before it
+            self.helpers["round_to_half_d"] = _ROUND_TO_HALF_D
+        return f"{'round_to_half_d' if double else 'round_to_half'}({v})"
 
     def half_binary(self, text: str) -> str:
         return self._round(text)

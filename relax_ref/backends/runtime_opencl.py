@@ -94,8 +94,9 @@ def _context(platform: str):
     """A context and queue on the first platform of that name whose compiler builds
     (an ICD list may name two PoCLs, the wheel's and the system's)."""
     cl = _cl()
-    if platform == OCLGRIND:  # BE-run-3: races too, not only invalid accesses
+    if platform == OCLGRIND:  # BE-run-3: races and uninitialized values too
         os.environ.setdefault("OCLGRIND_DATA_RACES", "1")
+        os.environ.setdefault("OCLGRIND_UNINITIALIZED", "1")
     found = [p for p in cl.get_platforms() if p.name == platform]
     for p in found:
         ctx = cl.Context(p.get_devices()[:1])
@@ -108,11 +109,16 @@ def _context(platform: str):
                        f"{[p.name for p in cl.get_platforms()]}")
 
 
+#: Oclgrind checks the kernel as written: unoptimized, so no access is dropped as dead
+#: and no idiom becomes an LLVM intrinsic it cannot run (``llvm.abs``, BE-run-3).
+BUILD_OPTIONS = {OCLGRIND: ("-cl-opt-disable",)}
+
+
 @functools.lru_cache(maxsize=64)
 def build(source: str, platform: str):
     """The program built from ``source`` (cached: PoCL's first build takes seconds)."""
     ctx, _ = _context(platform)
-    return _cl().Program(ctx, source).build()
+    return _cl().Program(ctx, source).build(options=list(BUILD_OPTIONS.get(platform, ())))
 
 
 def run_opencl(prog: DeviceProgram, source: str, args: list, platform: str | None = None,
@@ -146,18 +152,13 @@ def run_opencl(prog: DeviceProgram, source: str, args: list, platform: str | Non
                                   poison_array((int(evaluate_int(extent, env)),), dtype))
     reports: list[str] = []
     watch = _stderr_into(reports) if platform == OCLGRIND else contextlib.nullcontext()
-    with watch:
-        for k in prog.kernels:
-            if variants:
-                k = pick(k, variants, env)  # BE-mv-2
-            grid = int(evaluate_int(k.grid, env))
-            block = int(evaluate_int(k.block, env))
-            if grid * block == 0:
-                continue  # BE-lower-4: a launch of zero threads is skipped
-            kargs = [device[id(p)] if p.dtype.is_handle else
-                     np.array(env[p], dtype=str(p.dtype))[()] for p in k.func.params]
-            cl.Kernel(program, k.name)(queue, (grid * block,), (block,), *kargs)
-        queue.finish()
+    try:
+        with watch:
+            _launch(prog, program, queue, device, env, variants)
+    except Exception:
+        if reports and reports[0].strip():  # an Oclgrind fatal error says why
+            raise DeviceCheckError(reports[0].strip()) from None
+        raise
     if reports and reports[0].strip():
         raise DeviceCheckError(reports[0].strip())
     results = []
@@ -168,6 +169,23 @@ def run_opencl(prog: DeviceProgram, source: str, args: list, platform: str | Non
         results.append(out)
     queue.finish()
     copy_back(prog, distinct, results)
+
+
+def _launch(prog: DeviceProgram, program, queue, device: dict, env: dict,
+            variants: dict | None) -> None:
+    """Each kernel (or its BE-mv-2 variant) launched in order, then waited for."""
+    cl = _cl()
+    for k in prog.kernels:
+        if variants:
+            k = pick(k, variants, env)  # BE-mv-2
+        grid = int(evaluate_int(k.grid, env))
+        block = int(evaluate_int(k.block, env))
+        if grid * block == 0:
+            continue  # BE-lower-4: a launch of zero threads is skipped
+        kargs = [device[id(p)] if p.dtype.is_handle else
+                 np.array(env[p], dtype=str(p.dtype))[()] for p in k.func.params]
+        cl.Kernel(program, k.name)(queue, (grid * block,), (block,), *kargs)
+    queue.finish()
 
 
 def _upload(ctx, queue, arr: np.ndarray):

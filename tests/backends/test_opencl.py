@@ -141,3 +141,34 @@ class Module:
     out = copy_args(args)
     run_opencl(prog, opencl_source([prog]), out)
     assert_same(ref, out, func, "division by -1")
+
+
+def test_double_to_half_rounds_once():
+    # Just above or below a midpoint between two halves: rounding to float first
+    # (nearest) would land on the midpoint and then round to even, the wrong way.
+    text = """
+@I.ir_module
+class Module:
+    @T.prim_func
+    def f(x: T.Buffer((T.int64(16),), "float64"), y: T.Buffer((T.int64(16),), "float16")):
+        for i in range(T.int64(16)):
+            with T.sblock("y"):
+                vi = T.axis.remap("S", [i])
+                y[vi] = T.Cast("float16", x[vi])
+"""
+    from relax_ref.backends.runtime_opencl import OCLGRIND, available
+    func = relax_ref.from_source(text)["f"]
+    tiny = 2.0**-40
+    x = np.array([1 + 2**-11 + tiny, 1 + 2**-11 - tiny, 1 + 2**-11, 1 + 3 * 2**-11,
+                  -(1 + 2**-11 + tiny), 2**-25 + 2**-60, 2**-25, -2**-25 - 2**-60,
+                  65520 - tiny * 2**16, 65520, 1e300, 1e-300, np.nan, -np.inf, 0.0, -0.0])
+    args = [x, np.zeros(16, np.float16)]
+    from .kernels import reference
+    ref = reference(func, args)
+    assert ref[1][0] == np.float16(1 + 2**-10)  # up, not to even
+    prog = L.lower_for_device(default_gpu_schedule(func, 8, 2), "f")
+    source = opencl_source([prog])
+    for platform in {default_platform(), OCLGRIND if available(OCLGRIND) else None} - {None}:
+        out = copy_args(args)
+        run_opencl(prog, source, out, platform)
+        assert_same(ref, out, func, f"double to half on {platform}")

@@ -1,0 +1,298 @@
+"""The Oclgrind sweep (spec/backends.md BE-run-4): every legalized op kernel of the
+conformance suite and every fused kernel of the examples and the samples, run at small
+sizes on the Oclgrind simulator and compared with the TIR interpreter. A report (an
+invalid access, a data race, a barrier error, an uninitialized value) or a difference
+from the interpreter fails the kernel.
+
+Each PrimFunc runs under the default schedule (BE-sched-1..4), under the row-reduction
+schedule where that builds a tree (BE-sched-5), and, where it has symbolic extents and
+multi-versioning writes a variant without bounds checks (BE-mv-1), as that variant at
+sizes where its guard holds. Small on purpose, so that several work-groups and a
+partial last group are exercised in a slow simulator: ``THREADS`` threads per group
+and at most ``BLOCKS`` groups, symbolic dimensions from 1 to 5 (two assignments).
+
+    python -m tests.backends.oclgrind_sweep [conformance|models|all] [-k TEXT] [-v]
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from relax_ref.errors import RelaxError
+from relax_ref.ir import tir
+
+from .kernels import (args_and_reference, assert_same, case_prim_funcs, conformance_cases,
+                      copy_args, symbolic_vars)
+
+THREADS, BLOCKS, TREE_THREADS = 7, 3, 8
+#: The divisible variants run on 2 groups of 4 threads, so that a guard
+#: ``E % 8 == 0`` holds at small sizes.
+VARIANT_THREADS, VARIANT_BLOCKS = 4, 2
+#: Values of a kernel's symbolic variables, in order (sizes that are not multiples of
+#: the group size, two variables with different values), then backwards (from 1).
+SIZES = (3, 5, 2, 4, 1)
+SCHEDULES = ("default", "tree", "divisible")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One PrimFunc to sweep: where it comes from and which schedule it gets."""
+
+    source: str     # "conformance", "example" or "sample"
+    where: str      # the case or the file
+    name: str       # the PrimFunc
+    func: tir.PrimFunc | None  # None: the module did not legalize and fuse
+    schedule: str = "default"
+
+    @property
+    def label(self) -> str:
+        tag = "" if self.schedule == "default" else f" [{self.schedule}]"
+        return f"{self.source}:{self.where}/{self.name}{tag}"
+
+
+@dataclass
+class Summary:
+    clean: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    skipped: dict[str, list[str]] = field(default_factory=dict)  # reason -> labels
+    seconds: float = 0.0
+
+    def line(self) -> str:
+        skipped = sum(map(len, self.skipped.values()))
+        reasons = "; ".join(f"{len(v)} {k}" for k, v in sorted(self.skipped.items()))
+        return (f"Oclgrind sweep: {len(self.clean) + len(self.failed) + skipped} kernels, "
+                f"{len(self.clean)} clean, {len(self.failed)} failed, {skipped} skipped "
+                f"({reasons or 'none'}) in {self.seconds:.0f} s")
+
+
+# ---------------------------------------------------------------------------------------
+# What is swept
+# ---------------------------------------------------------------------------------------
+
+def conformance_items(select: str = "") -> list[Item]:
+    """The PrimFuncs LegalizeOps writes for each conformance case that runs."""
+    items = []
+    for case in conformance_cases():
+        if select in case:
+            for name, func in case_prim_funcs(case, strict=False):
+                items += _schedules(Item("conformance", case, name, func))
+    return items
+
+
+def model_items(select: str = "", sources=("example", "sample")) -> list[Item]:
+    """The fused PrimFuncs of each example and sample (LegalizeOps, AnnotateTIROpPattern,
+    FuseOps, FuseTIR, as ``relax-ref emit --fuse``) whose file name contains ``select``."""
+    import relax_ref
+    from relax_ref.passes.pipeline import PIPELINES, Pipeline
+    from relax_ref.semantics.normalize import normalize
+    from tests.conftest import example_files, sample_files
+    items = []
+    for source, files in (("example", example_files()), ("sample", sample_files())):
+        for path in files if source in sources else ():
+            if select not in path.stem:
+                continue
+            try:
+                mod = Pipeline(PIPELINES["fuse"]).as_pass("sweep")(
+                    normalize(relax_ref.check(relax_ref.from_source(path.read_text()))))
+            except RelaxError as err:
+                items.append(Item(source, path.stem, f"({_first(err)})", None))
+                continue
+            for name, func in mod.items():
+                if isinstance(func, tir.PrimFunc):
+                    items += _schedules(Item(source, path.stem, name, func))
+    return items
+
+
+def _schedules(item: Item) -> list[Item]:
+    """``item`` under the default schedule, the tree schedule where it builds a tree, and
+    as its divisible variants where it has symbolic variables (checked when run)."""
+    from relax_ref.backends.row_reduction import schedule_row_reductions
+    out = [item]
+    try:
+        if _shared(schedule_row_reductions(item.func, TREE_THREADS)):
+            out.append(dataclasses.replace(item, schedule="tree"))
+    except RelaxError:
+        pass  # the default schedule's run says why
+    if symbolic_vars(item.func):
+        out.append(dataclasses.replace(item, schedule="divisible"))
+    return out
+
+
+def _shared(func: tir.PrimFunc) -> list[tir.Allocate]:
+    from relax_ref.ir.uses import tir_nodes
+    return [n for n in tir_nodes(func.body)
+            if isinstance(n, tir.Allocate) and n.scope == "shared"]
+
+
+def _first(err: Exception) -> str:
+    return str(err).splitlines()[0][:160] if str(err) else type(err).__name__
+
+
+# ---------------------------------------------------------------------------------------
+# Running one
+# ---------------------------------------------------------------------------------------
+
+def size_sets(func: tir.PrimFunc) -> list[dict[str, int]]:
+    """The values the symbolic variables of ``func`` take: SIZES in order, then (where
+    there is a variable) SIZES backwards."""
+    names = [v.name for v in symbolic_vars(func)]
+    if not names:
+        return [{}]
+    return [{n: order[k % len(order)] for k, n in enumerate(names)}
+            for order in (SIZES, SIZES[::-1])]
+
+
+def divisible_sizes(func: tir.PrimFunc, variants: dict) -> dict[str, int] | None:
+    """The smallest sizes (1..8 for up to three variables, the others 1) at which every
+    variant's guard holds, else at which one does; None if none."""
+    from relax_ref.solver.evaluate import evaluate_int
+    names = symbolic_vars(func)
+    best = None
+    for values in sorted(itertools.product(range(1, 9), repeat=min(len(names), 3)),
+                         key=sum):
+        env = {v: (values[k] if k < len(values) else 1) for k, v in enumerate(names)}
+        held = [bool(evaluate_int(v.guard, env)) for v in variants.values()]
+        if all(held):
+            return {v.name: x for v, x in env.items()}
+        if any(held) and best is None:
+            best = {v.name: x for v, x in env.items()}
+    return best
+
+
+def prepare(item: Item):
+    """(scheduled PrimFunc, DeviceProgram, variants, OpenCL source, size sets), or a
+    reason to skip (a string)."""
+    from relax_ref.backends import lower as L
+    from relax_ref.backends.gpu_schedule import ScheduleError, default_gpu_schedule
+    from relax_ref.backends.multiversion import specialize_program
+    from relax_ref.backends.opencl import opencl_source
+    from relax_ref.backends.row_reduction import schedule_row_reductions
+    if item.func is None:
+        return "the module does not legalize and fuse"
+    try:
+        if item.schedule == "tree":
+            scheduled = schedule_row_reductions(item.func, TREE_THREADS)
+        elif item.schedule == "divisible":
+            scheduled = default_gpu_schedule(item.func, VARIANT_THREADS, VARIANT_BLOCKS)
+        else:
+            scheduled = default_gpu_schedule(item.func, THREADS, BLOCKS)
+    except ScheduleError as err:
+        return f"the schedule declines ({err.rule})"
+    prog = L.lower_for_device(scheduled, item.name)
+    variants, sizes = {}, size_sets(item.func)
+    if item.schedule == "divisible":
+        variants = specialize_program(prog)
+        if not variants:
+            return "no divisible variant (BE-mv-1)"
+        one = divisible_sizes(item.func, variants)
+        if one is None:
+            return "no small sizes meet the variant's guard"
+        sizes = [one]
+    programs = [prog]
+    if variants:  # printed beside the originals, as the device host does (BE-mv-1)
+        programs.append(dataclasses.replace(
+            prog, kernels=tuple(v.kernel for v in variants.values())))
+    return scheduled, prog, variants, opencl_source(programs), sizes
+
+
+def run_item(item: Item, platform: str, seen: dict | None = None) -> tuple[str, str]:
+    """("clean" | "failed" | "skipped", detail). ``seen``: the sources already run (a
+    sample and its ``.src`` twin, a module before and after fusion share kernels): a
+    kernel whose source, up to its name, was run is skipped."""
+    from relax_ref.backends.runtime_opencl import DeviceCheckError, run_opencl
+    try:
+        prepared = prepare(item)
+    except RelaxError as err:
+        return "failed", f"lowering or emitting: {_first(err)}"
+    if isinstance(prepared, str):
+        return "skipped", prepared
+    scheduled, prog, variants, source, sizes = prepared
+    if seen is not None:
+        key = source.replace(f"// {item.name}, kernel", "// <name>, kernel") \
+            .replace(f" {item.name}_kernel", " <name>_kernel")
+        if key in seen:
+            return "skipped", "the same kernel as one run before"
+        seen[key] = item.label
+    ran = 0
+    for size in sizes:
+        try:
+            args, ref = args_and_reference(item.func, np.random.default_rng(7), size)
+        except AssertionError:
+            continue  # the interpreter traps at these sizes (an empty slice, ...)
+        ran += 1
+        out = copy_args(args)
+        what = f"{item.label} at {size}" if size else item.label
+        try:
+            run_opencl(prog, source, out, platform, variants=variants)
+        except DeviceCheckError as err:
+            return "failed", f"at {size}: {err.report[:2000]}"
+        except Exception as err:  # a build or launch failure
+            return "failed", f"{type(err).__name__}: {str(err)[:2000]}"
+        try:
+            if item.schedule == "tree" and any(a.dtype.is_float for a in _shared(scheduled)):
+                from .test_row_reduction import assert_close  # BE-sched-5's bound
+                assert_close(ref, out, item.func, what, exact=False, sizes=size)
+            else:
+                assert_same(ref, out, item.func, what)
+        except AssertionError as err:
+            return "failed", _first(err)
+    if not ran:
+        return "skipped", "the interpreter traps on every input drawn"
+    return "clean", ""
+
+
+def sweep(items: list[Item], platform: str, log=None) -> Summary:
+    """Run every item; ``log`` (a file) gets a line per kernel."""
+    summary = Summary()
+    start = time.monotonic()
+    seen: dict[str, str] = {}
+    for item in items:
+        began = time.monotonic()
+        status, detail = run_item(item, platform, seen)
+        if status == "clean":
+            summary.clean.append(item.label)
+        elif status == "failed":
+            summary.failed.append(f"{item.label}: {detail}")
+        else:
+            summary.skipped.setdefault(detail, []).append(item.label)
+        if log is not None:
+            first = detail.splitlines()[0] if detail else ""
+            print(f"{status:7s} {time.monotonic() - began:6.2f}s {item.label} {first}",
+                  file=log, flush=True)
+    summary.seconds = time.monotonic() - start
+    return summary
+
+
+def main(argv: list[str]) -> int:
+    import argparse
+
+    from relax_ref.backends.runtime_opencl import OCLGRIND, available
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", nargs="?", default="all", choices=("conformance", "models", "all"))
+    ap.add_argument("-k", default="", help="only cases or files whose name contains this")
+    ap.add_argument("-v", action="store_true", help="a line per kernel")
+    opts = ap.parse_args(argv)
+    if not available(OCLGRIND):
+        print("Oclgrind (the opencl extra) is not installed", file=sys.stderr)
+        return 2
+    items = []
+    if opts.what in ("conformance", "all"):
+        items += conformance_items(opts.k)
+    if opts.what in ("models", "all"):
+        items += model_items(opts.k)
+    summary = sweep(items, OCLGRIND, sys.stdout if opts.v else None)
+    for f in summary.failed:
+        print("FAILED", f)
+    for reason, labels in sorted(summary.skipped.items()):
+        print(f"skipped ({reason}): {', '.join(labels[:5])}{' ...' if len(labels) > 5 else ''}")
+    print(summary.line())
+    return 1 if summary.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
