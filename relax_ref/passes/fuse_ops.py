@@ -113,7 +113,8 @@ class _Fusor(Rewriter):
             self.known_symbols = saved
 
     def block(self, block: rx.BindingBlock) -> rx.BindingBlock | None:
-        block = super().block(block)  # local functions inside first
+        if any(_holds_bindings(b.value) for b in block.bindings):
+            block = super().block(block)  # local functions and branches inside first
         known = set(self.known_symbols)
         self.known_symbols |= {id(v) for b in block.bindings if isinstance(b, rx.MatchCast)
                                for v in defined_symbols([b.struct_info])}
@@ -157,7 +158,8 @@ class _Block:
                 for v in defined_symbols([b.struct_info]):
                     if id(v) not in known_symbols:
                         self.definers.setdefault(id(v), j)
-        self.deps = [self.dependencies(i) for i in range(len(bindings))]
+        self.uses: list[list[rx.Var]] = []  # per binding: the variables it reads
+        self.deps: list[list[int]] = []  # per binding: the bindings it needs
 
     def set_group(self, ms: list[int]) -> None:
         self.groups[ms[0]] = ms
@@ -175,7 +177,7 @@ class _Block:
         variables it mentions."""
         b = self.bindings[i]
         found: dict[int, None] = {}
-        for v in used_var_list(b.value):
+        for v in self.uses[i]:
             j = self.index.get(id(v))
             if j is not None and j < i:
                 found[j] = None
@@ -235,6 +237,8 @@ class _Block:
     def rewrite(self) -> list[rx.Binding] | None:
         if not self.groups:
             return None
+        self.uses = [used_var_list(b.value) for b in self.bindings]
+        self.deps = [self.dependencies(i) for i in range(len(self.bindings))]
         self.break_cycles()
         if not self.groups:
             return None
@@ -284,7 +288,7 @@ class _Block:
                 i = _item_of(value, t)
                 if i is not None:
                     items.setdefault(i, []).append(m)
-                elif any(v is t for v in used_var_list(value)):
+                elif any(v is t for v in self.uses[m]):
                     break
             else:
                 if not items:
@@ -304,8 +308,8 @@ class _Block:
     def outside_uses(self) -> dict[int, list[int]]:
         """For each group, its members read by bindings outside it, in order of first use."""
         found: dict[int, dict[int, None]] = {}
-        for i, b in enumerate(self.bindings):
-            for v in used_var_list(b.value):
+        for i in range(len(self.bindings)):
+            for v in self.uses[i]:
                 j = self.index.get(id(v))
                 if j is None or j >= i or self.unit[j] == self.unit[i] \
                         or self.unit[j] not in self.groups:
@@ -361,7 +365,7 @@ class _Block:
                 names.append(parts[0])
                 for a in parts[1].fields:
                     param_for(a)
-            for v in used_var_list(value):
+            for v in self.uses[m]:
                 if id(v) not in renames:
                     param_for(v)
         dropped = self.split_tuple_params(ms, arguments, params, renames)
@@ -461,6 +465,20 @@ def _bound_values(func: rx.Function) -> dict[int, rx.Expr]:
             visit(e.tuple_value)
     visit(func)
     return found
+
+
+def _holds_bindings(e: rx.Expr) -> bool:
+    """Whether ``e`` holds a function, a branch or a sequence: what the Rewriter must
+    visit (nothing else here changes, as the fusor maps no variable)."""
+    if isinstance(e, _NO_BINDINGS):
+        return False
+    if isinstance(e, rx.Call):
+        return any(_holds_bindings(a) for a in e.args)
+    if isinstance(e, rx.Tuple):
+        return any(_holds_bindings(f) for f in e.fields)
+    if isinstance(e, rx.TupleGetItem):
+        return _holds_bindings(e.tuple_value)
+    return True
 
 
 # expressions with no binding inside

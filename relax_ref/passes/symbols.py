@@ -207,31 +207,102 @@ class Symbols:
         return [v for k, v in self.used.items() if k not in self.defined]
 
 
-class _CollectSymbols(SymbolRewriter):
+class _CollectSymbols:
+    """The walk of ``SymbolRewriter`` (the same places, in the same order), reading only:
+    nothing is rebuilt."""
+
     def __init__(self) -> None:
-        super().__init__()
         self.out = Symbols()
 
-    def prim(self, e: P.PrimExpr) -> P.PrimExpr:
-        for v in P.free_vars(e):
-            self.out.used.setdefault(id(v), v)
-        return e
+    def prim(self, e: P.PrimExpr) -> None:
+        t = type(e)
+        if t is P.Var:
+            self.out.used.setdefault(id(e), e)
+        elif t is not P.IntImm:
+            for v in P.free_vars(e):
+                self.out.used.setdefault(id(v), v)
 
-    def define(self, var: rx.Var) -> rx.Var:
-        self.sinfo(var.struct_info)
-        return var
+    def sinfo(self, s: si.StructInfo | None) -> None:
+        """As ``map_sinfo`` visits ``s``."""
+        if isinstance(s, si.PrimStructInfo):
+            if s.value is not None:
+                self.prim(s.value)
+        elif isinstance(s, si.ShapeStructInfo):
+            for d in s.values or ():
+                self.prim(d)
+        elif isinstance(s, si.TensorStructInfo):
+            for d in s.shape or ():
+                self.prim(d)
+        elif isinstance(s, si.TupleStructInfo):
+            for f in s.fields:
+                self.sinfo(f)
+        elif isinstance(s, si.FuncStructInfo):
+            for p in s.params or ():
+                self.sinfo(p)
+            self.sinfo(s.ret)
 
-    def function(self, func: rx.Function) -> rx.Function:
+    def attr(self, value) -> None:
+        """As ``_map_attr`` visits ``value``."""
+        if isinstance(value, P.PrimExpr):
+            self.prim(value)
+        elif isinstance(value, si.StructInfo):
+            self.sinfo(value)
+        elif isinstance(value, rx.Attrs):
+            for _, v in value.items:
+                self.attr(v)
+        elif isinstance(value, tuple):
+            for v in value:
+                self.attr(v)
+
+    def function(self, func: rx.Function) -> None:
         for v in defined_symbols(p.struct_info for p in func.params
                                  if p.struct_info is not None):
             self.out.defined.setdefault(id(v), v)
-        return super().function(func)
+        for p in func.params:
+            self.sinfo(p.struct_info)
+        self.sinfo(func.ret_struct_info)
+        self.seq(func.body)
 
-    def binding(self, b: rx.Binding) -> list[rx.Binding]:
-        if isinstance(b, rx.MatchCast):
-            for v in defined_symbols([b.struct_info]):
-                self.out.defined.setdefault(id(v), v)
-        return super().binding(b)
+    def seq(self, s: rx.SeqExpr) -> None:
+        for block in s.blocks:
+            for b in block.bindings:
+                match_cast = isinstance(b, rx.MatchCast)
+                if match_cast:
+                    for v in defined_symbols([b.struct_info]):
+                        self.out.defined.setdefault(id(v), v)
+                self.sinfo(b.var.struct_info)
+                self.expr(b.value)
+                if match_cast:
+                    self.sinfo(b.struct_info)
+        self.expr(s.body)
+
+    def expr(self, e: rx.Expr) -> None:
+        if isinstance(e, rx.ShapeExpr):
+            for d in e.values:
+                self.prim(d)
+        elif isinstance(e, rx.PrimValue):
+            self.prim(e.value)
+        elif isinstance(e, rx.Var):
+            return
+        elif isinstance(e, rx.Call):
+            for a in e.args:
+                self.expr(a)
+            for s in e.sinfo_args:
+                self.sinfo(s)
+            self.attr(e.attrs)
+        elif isinstance(e, rx.Tuple):
+            for f in e.fields:
+                self.expr(f)
+        elif isinstance(e, rx.TupleGetItem):
+            self.expr(e.tuple_value)
+        elif isinstance(e, rx.If):
+            self.expr(e.cond)
+            self.seq(e.true_branch)
+            self.seq(e.false_branch)
+        elif isinstance(e, rx.SeqExpr):
+            self.seq(e)
+        elif isinstance(e, rx.Function):
+            self.function(e)
 
 
 def symbols_of(e: rx.Function | rx.Expr) -> Symbols:
