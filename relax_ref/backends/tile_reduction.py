@@ -34,6 +34,7 @@ from relax_ref.solver.simplify import canonical_equal, simplify
 from .gpu_schedule import flat_seq
 from .inline import is_noalias, nest_parts
 from .lower import map_tir
+from .row_reduction import _separate_init
 
 __all__ = ["tile_reductions", "THREADS", "ROWS", "COLS"]
 
@@ -57,11 +58,14 @@ def tile_reductions(func: tir.PrimFunc, skip=None, threads: int = THREADS,
     k = 0
     while k < len(nests):
         nest = nests[k]
-        found = _match(nest)
-        if found is None or (skip is not None and skip(nest, nests[k - 1] if k else None)):
+        before = nests[k - 1] if k and out and out[-1] is nests[k - 1] else None
+        found = _match(nest, before)
+        if found is None or (skip is not None and skip(nest, before)):
             out.append(nest)
             k += 1
             continue
+        if found.separate_init:  # the tile writes every element: the stage goes
+            out.pop()
         epilogue = _epilogue(func, nests, k, found, allocs) if k + 1 < len(nests) else None
         out.append(_tile(found, epilogue, threads, rows, cols))
         if epilogue is not None:
@@ -84,9 +88,16 @@ class _Reduction:
     init: P.PrimExpr       # the init value
     value: P.PrimExpr      # f(B[s], ...)
     dtype: object          # the index type
+    separate_init: bool    # the init is the nest before (TE-func-4's separate stage)
+
+    def always_writes(self) -> bool:
+        """Whether the unscheduled nests write every element of B (with no reduction
+        step, only a separate init stage does)."""
+        return self.separate_init or all(isinstance(l.extent, P.IntImm) and l.extent.value > 0
+                                         for _, l in self.reduce)
 
 
-def _match(nest: tir.Stmt) -> _Reduction | None:
+def _match(nest: tir.Stmt, before: tir.Stmt | None = None) -> _Reduction | None:
     parts = nest_parts(nest)
     if parts is None:
         return None
@@ -96,7 +107,6 @@ def _match(nest: tir.Stmt) -> _Reduction | None:
     ns = kinds.count("S")
     if (not ns or "R" not in kinds or kinds != "S" * ns + "R" * (len(kinds) - ns)
             or block.alloc_buffers or block.match_buffers or not _is_true(realize.predicate)
-            or not isinstance(block.init, tir.BufferStore)
             or not isinstance(block.body, tir.BufferStore)):
         return None
     dt = loops[0].loop_var.dtype
@@ -105,6 +115,11 @@ def _match(nest: tir.Stmt) -> _Reduction | None:
     pairs = list(zip(block.iter_vars, loops))
     spatial, reduce = pairs[:ns], pairs[ns:]
     init, body = block.init, block.body
+    separate = init is None and before is not None
+    if separate:  # BE-sched-5's test: the nest before sets every B[s] to a constant
+        init = _separate_init(before, body, loops[:ns], block)
+    if not isinstance(init, tir.BufferStore):
+        return None
     out = body.buffer
     svars = [iv.var for iv, _ in spatial]
     if (init.buffer is not out or not _identity(init.indices, svars)
@@ -120,7 +135,7 @@ def _match(nest: tir.Stmt) -> _Reduction | None:
     if any(not _is_zero(iv.dom.min) or not canonical_equal(iv.dom.extent, l.extent)
            for iv, l in pairs):
         return None
-    return _Reduction(spatial, reduce, out, init.value, body.value, dt)
+    return _Reduction(spatial, reduce, out, init.value, body.value, dt, separate)
 
 
 @dataclasses.dataclass
@@ -158,10 +173,11 @@ def _epilogue(func, nests, k, red: _Reduction, allocs) -> _Epilogue | None:
             or any(not _identity(l.indices, ivars) for l in _loads_of(store.value, b))
             or any(id(v) in loop_ids for v in P.free_vars(store.value))):
         return None
-    if any(not (isinstance(l.extent, P.IntImm) and l.extent.value > 0) for _, l in red.reduce):
+    if not red.always_writes():
         return None  # an empty reduction leaves B unwritten: not provably the same
+    own = (k - 1, k, k + 1) if red.separate_init else (k, k + 1)
     for j, nest in enumerate(nests):
-        if j not in (k, k + 1) and any(getattr(n, "buffer", None) is b
+        if j not in own and any(getattr(n, "buffer", None) is b
                                        for n in tir_nodes(nest)):
             return None  # B used elsewhere
     return _Epilogue(ivars, o, store.value)
@@ -263,8 +279,9 @@ def _tile(red: _Reduction, epi: _Epilogue | None, threads: int, rows: int,
                 value = substitute(on_acc(epi.value, e, red.out), dict(zip(epi.ivars, vals)))
                 final.append(guard(g, tir.BufferStore(epi.out, value, tuple(vals))))
         done = _seq(final)
-        nonempty = [P.LT(c(0), l.extent, P.BOOL) for _, l in red.reduce
-                    if not (isinstance(l.extent, P.IntImm) and l.extent.value > 0)]
+        nonempty = [] if red.always_writes() else [
+            P.LT(c(0), l.extent, P.BOOL) for _, l in red.reduce
+            if not (isinstance(l.extent, P.IntImm) and l.extent.value > 0)]
         if nonempty:  # no reduction step: the unscheduled nest never writes B
             done = tir.IfThenElse(_conj(nonempty), done)
         return _seq([*init, loop, done])

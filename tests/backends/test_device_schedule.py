@@ -336,3 +336,24 @@ def test_tiled_kernels_compile_for_sm_90(llama):
     progs = [L.lower_for_device(device_schedule(llama[name], 1024), name)
              for name in ("fused_matmul3_silu_multiply2", "matmul2", "softmax")]
     nvrtc.compile_cuda(cuda_source(progs))
+
+
+SYMBOLIC_K = """
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((3, "k"), "float32"), w: R.Tensor(("k", 5), "float32")):
+        z = R.matmul(x, w)
+        return z
+"""
+
+
+def test_a_separate_init_stage_folds_into_the_tile():
+    # A symbolic reduction length: LegalizeOps writes an init stage, the sum without
+    # T.init() and a select for k = 0 (TE-func-4); the tile takes the init stage's
+    # constant, writes every element, and the select runs as its epilogue: one kernel.
+    (func,) = fused(SYMBOLIC_K).values()
+    scheduled = device_schedule(func, 8)
+    assert nests(func) == 3 and kernels(scheduled) == 1
+    for k in (0, 1, 4):
+        check(func, scheduled, {"k": k})
