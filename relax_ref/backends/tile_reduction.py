@@ -60,6 +60,8 @@ def tile_reductions(func: tir.PrimFunc, skip=None, threads: int = THREADS,
         nest = nests[k]
         before = nests[k - 1] if k and out and out[-1] is nests[k - 1] else None
         found = _match(nest, before)
+        if found is not None and not (is_noalias(func) or any(x is found.out for x in allocs)):
+            found = None  # B may be an input too: its partial sums could be read
         if found is None or (skip is not None and skip(nest, before)):
             out.append(nest)
             k += 1
