@@ -17,7 +17,7 @@ builds) times every kernel with OpenCL events: a warm-up call, then the median o
 each PrimFunc by its calls in ``main``. Both outputs are compared (largest ULP apart;
 TVM's source does not turn off FP contraction, so a multiply-add may round once).
 
-    python bench/kernels.py [--n 32] [--repeat 5]
+    python bench/kernels.py [--n 32] [--repeat 5] [--per-nest]
 """
 from __future__ import annotations
 
@@ -35,6 +35,7 @@ sys.path.insert(0, str(REPO))
 import relax_ref  # noqa: E402
 from relax_ref.backends.lower import lower_for_device  # noqa: E402
 from relax_ref.backends.opencl import opencl_source  # noqa: E402
+from relax_ref.backends.row_reduction import schedule_row_reductions  # noqa: E402
 from relax_ref.backends.schedule import device_schedule  # noqa: E402
 from relax_ref.backends.runtime_host import difference  # noqa: E402
 from relax_ref.ir import tir  # noqa: E402
@@ -116,8 +117,13 @@ def inputs(func: tir.PrimFunc, rng) -> list[np.ndarray]:
     return out
 
 
-def ours(h: Harness, name: str, func: tir.PrimFunc, args: list, repeat: int):
-    prog = lower_for_device(device_schedule(func, 256, row_reductions=True), name)
+def ours(h: Harness, name: str, func: tir.PrimFunc, args: list, repeat: int,
+         per_nest: bool = False):
+    """Our kernels' time, output and kernel count; ``per_nest``: with the per-nest
+    schedules only (BE-sched-1..5, no inlining or tiling), for comparison."""
+    scheduled = (schedule_row_reductions(func, 256) if per_nest
+                 else device_schedule(func, 256, row_reductions=True))
+    prog = lower_for_device(scheduled, name)
     program = h.cl.Program(h.ctx, opencl_source([prog])).build()
     bufs = {}
     buffers = dict(func.buffer_map)
@@ -190,6 +196,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=32, help="the sequence length n")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--per-nest", action="store_true",
+                    help="also time the per-nest schedules alone (BE-sched-1..5)")
     args = ap.parse_args(argv)
     import tvm
 
@@ -200,8 +208,8 @@ def main(argv=None) -> int:
     print(f"Llama-style layer, n = {args.n}, OpenCL on {h.platform} "
           f"({h.ctx.devices[0].name}); median of {args.repeat}, milliseconds per call")
     print(f"{'PrimFunc':58} {'calls':>5} {'kernels':>7} {'ours':>9} {'TVM':>9} {'ours/TVM':>8} "
-          f"{'ULP apart':>9}  TVM's schedule")
-    total_ours = total_tvm = 0.0
+          f"{'ULP apart':>9}  TVM's schedule" + ("; ours per nest (kernels)" if args.per_nest else ""))
+    total_ours = total_tvm = total_old = 0.0
     same = [0.0, 0.0]  # the PrimFuncs TVM's DefaultGPUSchedule schedules: like for like
     compared = 0
     for name, func in fused.items():
@@ -210,6 +218,11 @@ def main(argv=None) -> int:
         calls = calls_in_main(fused, name)
         a = inputs(func, rng)
         t_ours, out_ours, nk = ours(h, name, func, [x.copy() for x in a], args.repeat)
+        old = ""
+        if args.per_nest:
+            t_old, _, nk_old = ours(h, name, func, [x.copy() for x in a], args.repeat, True)
+            total_old += calls * t_old
+            old = f"; {t_old * 1e3:.3f} ({nk_old})"
         try:
             t_tvm, out_tvm, how = theirs(h, tvm, name, tmod[name], func, [x.copy() for x in a],
                                          args.repeat)
@@ -217,7 +230,8 @@ def main(argv=None) -> int:
             t_tvm, out_tvm, how = None, None, f"TVM failed: {str(err).strip().splitlines()[-1][:70]}"
         label = name if len(name) <= 58 else name[:55] + "..."
         if t_tvm is None:
-            print(f"{label:58} {calls:5} {nk:7} {t_ours * 1e3:9.3f} {'-':>9} {'-':>8} {'-':>9}  {how}")
+            print(f"{label:58} {calls:5} {nk:7} {t_ours * 1e3:9.3f} {'-':>9} {'-':>8} {'-':>9}  "
+                  f"{how}{old}")
             continue
         ulp = difference(out_tvm, out_ours)[1]
         total_ours += calls * t_ours
@@ -227,12 +241,15 @@ def main(argv=None) -> int:
             same[0] += calls * t_ours
             same[1] += calls * t_tvm
         print(f"{label:58} {calls:5} {nk:7} {t_ours * 1e3:9.3f} {t_tvm * 1e3:9.3f} "
-              f"{t_ours / t_tvm:8.2f} {ulp:9.3g}  {how}")
+              f"{t_ours / t_tvm:8.2f} {ulp:9.3g}  {how}{old}")
     print(f"total over the {compared} PrimFuncs both ran (weighted by calls): ours "
           f"{total_ours * 1e3:.3f} ms, TVM {total_tvm * 1e3:.3f} ms, ratio ours/TVM "
           f"{total_ours / total_tvm if total_tvm else float('nan'):.2f}")
+    if args.per_nest:
+        print(f"  ours with the per-nest schedules alone (BE-sched-1..5), all PrimFuncs: "
+              f"{total_old * 1e3:.3f} ms")
     if same[1]:
-        print(f"  of which where TVM's DefaultGPUSchedule ran (the same schedule): ours "
+        print(f"  of which where TVM ran its DefaultGPUSchedule: ours "
               f"{same[0] * 1e3:.3f} ms, TVM {same[1] * 1e3:.3f} ms, ratio {same[0] / same[1]:.2f}")
     print("  (kernels: how many kernels our lowering launches for the PrimFunc; TVM's one "
           "kernel keeps a fused group's intermediates in registers or shared memory)")
