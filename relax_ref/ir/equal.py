@@ -176,6 +176,10 @@ class _Walk:
     expand: Expand
     binder: bool = False
     fields: tuple[str, ...] = ()
+    # ``compare(a, b, mode, path, stack)``: whether two nodes of the type have equal
+    # leaves, their children pushed on ``stack`` when they have (nothing pushed
+    # otherwise). The equality's fast path: both sides in one loop, no lists of leaves.
+    compare: Callable[..., bool] | None = None
 
 
 def _split(pairs, mode: int, atoms: list) -> list[Child]:
@@ -229,13 +233,60 @@ def _node_walk(cls: type) -> _Walk:
                 atoms.append(_normalize(v))
         return atoms, children
 
-    return _Walk(expand, binder=issubclass(cls, _BINDERS), fields=tuple(ordered))
+    def compare(a: Any, b: Any, mode: int, path: Path, stack: list) -> bool:
+        inherited = _COLLAPSE[mode]
+        children = []
+        for name, override, va, vb in zip(names, overrides, values_of(a), values_of(b)):
+            if not _same_leaf(va, vb):
+                return False
+            if _KINDS[type(va)] == _SUB:
+                children.append((va, vb, inherited if override is None else override,
+                                 (path, name)))
+        stack.extend(reversed(children))
+        return True
+
+    return _Walk(expand, binder=issubclass(cls, _BINDERS), fields=tuple(ordered),
+                 compare=compare)
+
+
+def _same_leaf(va: Any, vb: Any) -> bool:
+    """Whether two field values give the same leaf (both children count as the same: a
+    mark; they are compared when walked)."""
+    t = type(va)
+    k = _KINDS.get(t)
+    if k is None:
+        k = _kind(t)
+    if t is not type(vb):
+        kb = _KINDS.get(type(vb))
+        if kb is None:
+            kb = _kind(type(vb))
+        atom_a = va if k == _RAW else _SUB_MARK if k == _SUB else _normalize(va)
+        atom_b = vb if kb == _RAW else _SUB_MARK if kb == _SUB else _normalize(vb)
+        return atom_a is atom_b or atom_a == atom_b
+    if k == _RAW:
+        return va is vb or va == vb
+    if k == _SUB:
+        return True
+    return _normalize(va) == _normalize(vb)
 
 
 def _expand_seq(x: Any, mode: int) -> tuple[list, list[Child]]:
     # Elements keep the mode (BIND_* included): ``params`` tuples define each element.
     atoms: list = [len(x)]
     return atoms, _split(enumerate(x), mode, atoms)
+
+
+def _compare_seq(a: Any, b: Any, mode: int, path: Path, stack: list) -> bool:
+    if len(a) != len(b):
+        return False
+    children = []
+    for i, (va, vb) in enumerate(zip(a, b)):
+        if not _same_leaf(va, vb):
+            return False
+        if _KINDS[type(va)] == _SUB:
+            children.append((va, vb, mode, (path, i)))
+    stack.extend(reversed(children))
+    return True
 
 
 def _sorted_pairs(pairs) -> list[tuple[Any, Any]]:
@@ -278,7 +329,7 @@ def _walk_of(t: type) -> _Walk:
     w = _WALKS.get(t)
     if w is None:
         if issubclass(t, (tuple, list)):
-            w = _Walk(_expand_seq)
+            w = _Walk(_expand_seq, compare=_compare_seq)
         elif issubclass(t, dict):
             w = _Walk(_expand_dict)
         elif dataclasses.is_dataclass(t):
@@ -341,6 +392,8 @@ class _StructuralEqual:
                                           "(free variables, not the same object)")
                 fwd[id(a)] = b
                 bwd[id(b)] = a
+            if walk.compare is not None and walk.compare(a, b, mode, path, stack):
+                continue
             atoms_a, children_a = walk.expand(a, mode)
             atoms_b, children_b = walk.expand(b, mode)
             if atoms_a != atoms_b:

@@ -51,7 +51,8 @@ class TirCopier:
 
     # -- definitions -----------------------------------------------------------------------
     def fresh_var(self, v: P.Var) -> None:
-        self.variables[id(v)] = dataclasses.replace(v)
+        self.variables[id(v)] = P.Var(v.name, v.dtype, v.size_var, span=v.span) \
+            if type(v) is P.Var else dataclasses.replace(v)
 
     def fresh_buffer(self, b: tir.Buffer) -> tir.Buffer:
         """A copy of an allocated buffer under a unique name (its shape mapped)."""
@@ -166,14 +167,15 @@ def _copy_region(c: TirCopier, x: tir.BufferRegion):
 
 def _copy_iter_var(c: TirCopier, x: tir.IterVar):
     var, dom = c.map(x.var), c.map(x.dom)
-    return x if var is x.var and dom is x.dom else dataclasses.replace(x, var=var, dom=dom)
+    return x if var is x.var and dom is x.dom else tir.IterVar(var, dom, x.kind, span=x.span)
 
 
 def _copy_for(c: TirCopier, x: tir.For):
     c.fresh_var(x.loop_var)
     loop_var, lo, extent, body = c.map(x.loop_var), c.map(x.min), c.map(x.extent), \
         c.map(x.body)
-    return dataclasses.replace(x, loop_var=loop_var, min=lo, extent=extent, body=body)
+    return tir.For(loop_var, lo, extent, x.kind, body, x.thread_tag, x.annotations,
+                   span=x.span)
 
 
 def _copy_realize(c: TirCopier, x: tir.SBlockRealize):
