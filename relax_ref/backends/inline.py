@@ -34,6 +34,9 @@ __all__ = ["inline_injective", "nest_parts", "is_noalias"]
 #: Intrinsics that compute a value from their operands and nothing else ("ret" leaves
 #: the function; packed and extern calls may do anything).
 PURE_CALLS = frozenset(_INTRINSICS) - {"ret"}
+#: The largest block (in IR nodes) inlining may write: a chain whose stages each read
+#: the one before twice would otherwise grow exponentially.
+MAX_NODES = 2000
 
 
 def is_noalias(func: tir.PrimFunc) -> bool:
@@ -163,6 +166,8 @@ def _substitute_into(nest: tir.Stmt, buf: tir.Buffer, ivars, value, value_region
             with analyzer.assuming(*conds):
                 if not analyzer.can_prove(ok):
                     return None
+    if _size(block.body) + _size(block.init) + len(loads) * _size(value) > MAX_NODES:
+        return None
     regions = []
 
     def replace(e):
@@ -233,6 +238,10 @@ def _pure(e: P.PrimExpr, buf) -> bool:
         if isinstance(n, tir.BufferLoad) and n.buffer is buf:
             return False
     return True
+
+
+def _size(node) -> int:
+    return 0 if node is None else sum(1 for _ in tir_nodes(node))
 
 
 def _written(s: tir.Stmt) -> set[int]:

@@ -41,6 +41,8 @@ __all__ = ["tile_reductions", "THREADS", "ROWS", "COLS"]
 HANDLE = parse_dtype("handle")
 #: The tile measured best on PoCL (bench/kernels.py): 64 threads, 8 rows x 4 columns.
 THREADS, ROWS, COLS = 64, 8, 4
+#: The most IR nodes the copies of the reduced expression in one tile may take.
+MAX_NODES = 4000
 
 
 def tile_reductions(func: tir.PrimFunc, skip=None, threads: int = THREADS,
@@ -200,6 +202,14 @@ def _tile(red: _Reduction, epi: _Epilogue | None, threads: int, rows: int,
     TJ = min(cols, -(-J.value // L)) if isinstance(J, P.IntImm) else cols
     TI = (min(rows, I.value) if isinstance(I, P.IntImm) else rows) if len(ext) >= 2 else 1
     L, TJ, TI = max(L, 1), max(TJ, 1), max(TI, 1)
+    # A large reduced expression (a convolution's inlined padding) is copied once per
+    # element of the tile: fewer elements keep the kernel's source small.
+    size = _size(red.value) + (_size(epi.value) if epi is not None else 0)
+    while TI * TJ > 1 and size * TI * TJ > MAX_NODES:
+        if TI > 1:
+            TI = (TI + 1) // 2
+        else:
+            TJ = (TJ + 1) // 2
     span_j = L * TJ
     nJ = _ceil_div(J, span_j, dt)
     nI = _ceil_div(I, TI, dt)
@@ -301,6 +311,10 @@ def _tile(red: _Reduction, epi: _Epilogue | None, threads: int, rows: int,
         stmt = tir.LetStmt(v, value, stmt)
     stmt = tir.For(tx, c(0), c(L), "thread_binding", stmt, thread_tag="threadIdx.x")
     return tir.For(bx, c(0), grid, "thread_binding", stmt, thread_tag="blockIdx.x")
+
+
+def _size(e) -> int:
+    return sum(1 for _ in tir_nodes(e))
 
 
 def _identity(indices, ivars) -> bool:

@@ -357,3 +357,32 @@ def test_a_separate_init_stage_folds_into_the_tile():
     assert nests(func) == 3 and kernels(scheduled) == 1
     for k in (0, 1, 4):
         check(func, scheduled, {"k": k})
+
+
+def doubling_chain(stages: int) -> str:
+    """B1 = A + A, B2 = B1 + B1, ...: each stage reads the one before twice."""
+    allocs = "".join(f"        B{k} = T.sblock_alloc_buffer((T.int64(4),))\n"
+                     for k in range(1, stages))
+    nests = ""
+    for k in range(1, stages + 1):
+        src = "A" if k == 1 else f"B{k - 1}"
+        dst = "C" if k == stages else f"B{k}"
+        nests += f"""        for i in range(T.int64(4)):
+            with T.sblock("B{k}"):
+                vi = T.axis.spatial(T.int64(4), i)
+                {dst}[vi] = {src}[vi] + {src}[vi]
+"""
+    return f"""
+@I.ir_module
+class Module:
+    @T.prim_func
+    def f(A: T.Buffer((T.int64(4),), "float32"), C: T.Buffer((T.int64(4),), "float32")):
+        T.func_attr({{"tirx.noalias": True}})
+{allocs}{nests}"""
+
+
+def test_inlining_stops_before_an_expression_grows_too_large():
+    func = prim(doubling_chain(14))
+    inlined = inline_injective(func)
+    assert 1 < nests(inlined) < 14
+    check(func, device_schedule(func, 4))
