@@ -121,8 +121,7 @@ def _inline_one(nests: list, k: int, allocs: list):
         written = _written(nest)
         if id(buf) in written:
             return None  # B written twice
-        reads_b = any(isinstance(n, tir.BufferLoad) and n.buffer is buf
-                      for n in tir_nodes(nest))
+        reads_b = _mentions(nest, buf)  # a load, or a region of T.reads
         if j < k and reads_b:
             return None  # read before it is written
         if j > k and written & value_reads:
@@ -134,8 +133,8 @@ def _inline_one(nests: list, k: int, allocs: list):
     new = list(nests)
     for j in readers:
         replaced = _substitute_into(nests[j], buf, ivars, store.value, block.reads)
-        if replaced is None:
-            return None
+        if replaced is None or _mentions(replaced, buf):
+            return None  # (a load outside the block's body: its predicate, an extent)
         new[j] = replaced
     del new[k]
     return new, [b for b in allocs if b is not buf]
@@ -152,9 +151,9 @@ def _substitute_into(nest: tir.Stmt, buf: tir.Buffer, ivars, value, value_region
     if block.match_buffers:
         return None
     analyzer = Analyzer()
-    for iv in block.iter_vars:
-        analyzer.add_fact(P.LE(iv.dom.min, iv.var, P.BOOL))
-        analyzer.add_fact(P.LT(iv.var, iv.dom.min + iv.dom.extent, P.BOOL))
+    for iv, l in zip(block.iter_vars, loops):  # each iter var is its loop's variable
+        analyzer.add_fact(P.LE(P.IntImm(0, iv.var.dtype), iv.var, P.BOOL))
+        analyzer.add_fact(P.LT(iv.var, l.extent, P.BOOL))
     loads: list[tir.BufferLoad] = []
     for part in (block.init, block.body):
         if part is not None and not _stmt_loads(part, buf, [], loads):
@@ -238,6 +237,10 @@ def _pure(e: P.PrimExpr, buf) -> bool:
         if isinstance(n, tir.BufferLoad) and n.buffer is buf:
             return False
     return True
+
+
+def _mentions(node, buf) -> bool:
+    return any(getattr(n, "buffer", None) is buf for n in tir_nodes(node))
 
 
 def _size(node) -> int:
