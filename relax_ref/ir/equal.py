@@ -237,6 +237,11 @@ def _node_walk(cls: type) -> _Walk:
         inherited = _COLLAPSE[mode]
         children = []
         for name, override, va, vb in zip(names, overrides, values_of(a), values_of(b)):
+            closed = _CLOSED.get(type(va))
+            if closed is not None and type(vb) is type(va):
+                if closed(va, vb):
+                    continue  # equal, and nothing inside to pair: not walked
+                return False
             if not _same_leaf(va, vb):
                 return False
             if _KINDS[type(va)] == _SUB:
@@ -247,6 +252,17 @@ def _node_walk(cls: type) -> _Walk:
 
     return _Walk(expand, binder=issubclass(cls, _BINDERS), fields=tuple(ordered),
                  compare=compare)
+
+
+# Node types with no binder inside, and a test that two of them are equal (False may also
+# mean "not decided here": the general walk then decides).
+_CLOSED: dict[type, Callable[[Any, Any], bool]] = {
+    pe.IntImm: lambda a, b: (type(a.value) is int and type(b.value) is int
+                             and a.value == b.value and type(a.dtype) is DataType
+                             and type(b.dtype) is DataType and a.dtype == b.dtype),
+    rx.GlobalVar: lambda a, b: type(a.name_hint) is str and a.name_hint == b.name_hint,
+    rx.Op: lambda a, b: type(a.name) is str and a.name == b.name,
+}
 
 
 def _same_leaf(va: Any, vb: Any) -> bool:
@@ -281,6 +297,11 @@ def _compare_seq(a: Any, b: Any, mode: int, path: Path, stack: list) -> bool:
         return False
     children = []
     for i, (va, vb) in enumerate(zip(a, b)):
+        closed = _CLOSED.get(type(va))
+        if closed is not None and type(vb) is type(va):
+            if closed(va, vb):
+                continue
+            return False
         if not _same_leaf(va, vb):
             return False
         if _KINDS[type(va)] == _SUB:
@@ -306,6 +327,10 @@ def _expand_attrs(x: rx.Attrs, mode: int) -> tuple[list, list[Child]]:
     return _expand_mapping(x.items, None, mode)
 
 
+def _compare_attrs(a: rx.Attrs, b: rx.Attrs, mode: int, path: Path, stack: list) -> bool:
+    return not a.items and not b.items  # the common case; others take the general walk
+
+
 def _expand_dict(x: dict, mode: int) -> tuple[list, list[Child]]:
     return _expand_mapping(x.items(), None, mode)
 
@@ -320,7 +345,7 @@ def _expand_module(x: rx.IRModule, mode: int) -> tuple[list, list[Child]]:
 
 
 _WALKS: dict[type, _Walk] = {
-    rx.Attrs: _Walk(_expand_attrs),
+    rx.Attrs: _Walk(_expand_attrs, compare=_compare_attrs),
     rx.IRModule: _Walk(_expand_module),
 }
 

@@ -158,6 +158,26 @@ class _CallSites(Rewriter):
         super().__init__()
         self.mod, self.merged, self.failed = mod, merged, failed
 
+    def binding(self, b: rx.Binding) -> list[rx.Binding]:
+        if not self._reaches_call(b.value):
+            return [b]  # nothing to rewrite in it (the traversal maps no variable)
+        return super().binding(b)
+
+    def _reaches_call(self, e: rx.Expr) -> bool:
+        """Whether ``e`` may hold a call of a merged function: one at its top, in its
+        operands, or anything with bindings inside."""
+        if isinstance(e, _LEAVES):
+            return False
+        if isinstance(e, rx.Call):
+            if isinstance(e.op, rx.GlobalVar) and e.op.name_hint in self.merged:
+                return True
+            return any(self._reaches_call(a) for a in e.args)
+        if isinstance(e, rx.Tuple):
+            return any(self._reaches_call(f) for f in e.fields)
+        if isinstance(e, rx.TupleGetItem):
+            return self._reaches_call(e.tuple_value)
+        return True
+
     def call(self, e: rx.Call) -> rx.Expr:
         e2 = super().call(e)
         if not (isinstance(e.op, rx.GlobalVar) and e.op.name_hint in self.merged):
@@ -169,6 +189,11 @@ class _CallSites(Rewriter):
             self.failed.setdefault(name, f"a call site: {why}")
             return e2
         return new if name not in self.failed else e2
+
+
+# expressions that hold no call
+_LEAVES = (rx.Var, rx.Constant, rx.ShapeExpr, rx.PrimValue, rx.StringImm, rx.DataTypeImm,
+           rx.GlobalVar, rx.ExternFunc, rx.Op)
 
 
 def _call_tir(call: rx.Call, func: rx.Function, m: _Merged) -> rx.Call:
