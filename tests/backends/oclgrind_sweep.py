@@ -4,12 +4,15 @@ sizes on the Oclgrind simulator and compared with the TIR interpreter. A report 
 invalid access, a data race, a barrier error, an uninitialized value) or a difference
 from the interpreter fails the kernel.
 
-Each PrimFunc runs under the default schedule (BE-sched-1..4), under the row-reduction
-schedule where that builds a tree (BE-sched-5), and, where it has symbolic extents and
-multi-versioning writes a variant without bounds checks (BE-mv-1), as that variant at
-sizes where its guard holds. Small on purpose, so that several work-groups and a
-partial last group are exercised in a slow simulator: ``THREADS`` threads per group
-and at most ``BLOCKS`` groups, symbolic dimensions from 1 to 5 (two assignments).
+Each PrimFunc runs under each schedule that changes it (``SCHEDULES``): the default
+schedule (BE-sched-1..4); the row-reduction trees (BE-sched-5); for the conformance
+kernels, the device schedule's inlining and register tiles (BE-sched-6..8) with small
+tiles, so that a small output has several tiles and a partial one; the device schedule
+as shipped (BE-sched-9: its tiles, row trees); and, where the PrimFunc has symbolic
+extents and multi-versioning writes a variant without bounds checks (BE-mv-1), that
+variant at sizes where its guard holds. Small on purpose, so that several work-groups
+and a partial last group are exercised in a slow simulator: ``THREADS`` threads per
+group and at most ``BLOCKS`` groups, symbolic dimensions from 1 to 5.
 
     python -m tests.backends.oclgrind_sweep [conformance|models|all] [-k TEXT] [-v]
 """
@@ -30,13 +33,16 @@ from .kernels import (args_and_reference, assert_same, case_prim_funcs, conforma
                       copy_args, symbolic_vars)
 
 THREADS, BLOCKS, TREE_THREADS = 7, 3, 8
+#: Register tiles of BE-sched-7 at small sizes: 4 threads, each 2 rows x 3 columns.
+TILE = {"threads": 4, "rows": 2, "cols": 3}
 #: The divisible variants run on 2 groups of 4 threads, so that a guard
 #: ``E % 8 == 0`` holds at small sizes.
 VARIANT_THREADS, VARIANT_BLOCKS = 4, 2
 #: Values of a kernel's symbolic variables, in order (sizes that are not multiples of
 #: the group size, two variables with different values), then backwards (from 1).
 SIZES = (3, 5, 2, 4, 1)
-SCHEDULES = ("default", "tree", "divisible")
+MODEL_SIZES = (2, 3, 1)
+SCHEDULES = ("default", "tree", "tiled", "device", "divisible")
 
 
 @dataclass(frozen=True)
@@ -109,18 +115,45 @@ def model_items(select: str = "", sources=("example", "sample")) -> list[Item]:
 
 
 def _schedules(item: Item) -> list[Item]:
-    """``item`` under the default schedule, the tree schedule where it builds a tree, and
-    as its divisible variants where it has symbolic variables (checked when run)."""
+    """``item`` under each schedule of SCHEDULES that changes it (the divisible variants
+    are looked for when run)."""
     from relax_ref.backends.row_reduction import schedule_row_reductions
     out = [item]
     try:
         if _shared(schedule_row_reductions(item.func, TREE_THREADS)):
             out.append(dataclasses.replace(item, schedule="tree"))
+        if _staged(item.func) is not item.func:
+            if item.source == "conformance":  # a model's shapes give partial tiles
+                out.append(dataclasses.replace(item, schedule="tiled"))
+            out.append(dataclasses.replace(item, schedule="device"))
     except RelaxError:
         pass  # the default schedule's run says why
     if symbolic_vars(item.func):
         out.append(dataclasses.replace(item, schedule="divisible"))
     return out
+
+
+def _staged(func: tir.PrimFunc) -> tir.PrimFunc:
+    """BE-sched-6 and 7 with the small tiles (``func`` itself when neither applies)."""
+    from relax_ref.backends.inline import inline_injective
+    from relax_ref.backends.tile_reduction import tile_reductions
+    return tile_reductions(inline_injective(func), **TILE)
+
+
+def schedule(item: Item) -> tir.PrimFunc:
+    from relax_ref.backends.gpu_schedule import default_gpu_schedule
+    from relax_ref.backends.row_reduction import schedule_row_reductions
+    from relax_ref.backends.schedule import device_schedule
+    func = item.func
+    if item.schedule == "tree":
+        return schedule_row_reductions(func, TREE_THREADS)
+    if item.schedule == "tiled":
+        return default_gpu_schedule(_staged(func), THREADS, BLOCKS)
+    if item.schedule == "device":
+        return device_schedule(func, TREE_THREADS, row_reductions=True)
+    if item.schedule == "divisible":
+        return default_gpu_schedule(_staged(func), VARIANT_THREADS, VARIANT_BLOCKS)
+    return default_gpu_schedule(func, THREADS, BLOCKS)
 
 
 def _shared(func: tir.PrimFunc) -> list[tir.Allocate]:
@@ -137,14 +170,15 @@ def _first(err: Exception) -> str:
 # Running one
 # ---------------------------------------------------------------------------------------
 
-def size_sets(func: tir.PrimFunc) -> list[dict[str, int]]:
-    """The values the symbolic variables of ``func`` take: SIZES in order, then (where
-    there is a variable) SIZES backwards."""
-    names = [v.name for v in symbolic_vars(func)]
+def size_sets(item: Item) -> list[dict[str, int]]:
+    """The values the symbolic variables of ``item`` take: SIZES in order, then SIZES
+    backwards; a model's, MODEL_SIZES once (its static sizes are large, and Oclgrind's
+    time grows with the work)."""
+    names = [v.name for v in symbolic_vars(item.func)]
     if not names:
         return [{}]
-    return [{n: order[k % len(order)] for k, n in enumerate(names)}
-            for order in (SIZES, SIZES[::-1])]
+    orders = (SIZES, SIZES[::-1]) if item.source == "conformance" else (MODEL_SIZES,)
+    return [{n: order[k % len(order)] for k, n in enumerate(names)} for order in orders]
 
 
 def divisible_sizes(func: tir.PrimFunc, variants: dict) -> dict[str, int] | None:
@@ -171,22 +205,20 @@ def prepare(item: Item):
     from relax_ref.backends.gpu_schedule import ScheduleError, default_gpu_schedule
     from relax_ref.backends.multiversion import specialize_program
     from relax_ref.backends.opencl import opencl_source
-    from relax_ref.backends.row_reduction import schedule_row_reductions
     if item.func is None:
         return "the module does not legalize and fuse"
     try:
-        if item.schedule == "tree":
-            scheduled = schedule_row_reductions(item.func, TREE_THREADS)
-        elif item.schedule == "divisible":
-            scheduled = default_gpu_schedule(item.func, VARIANT_THREADS, VARIANT_BLOCKS)
-        else:
-            scheduled = default_gpu_schedule(item.func, THREADS, BLOCKS)
+        scheduled = schedule(item)
     except ScheduleError as err:
         return f"the schedule declines ({err.rule})"
     prog = L.lower_for_device(scheduled, item.name)
-    variants, sizes = {}, size_sets(item.func)
+    variants, sizes = {}, size_sets(item)
     if item.schedule == "divisible":
         variants = specialize_program(prog)
+        if not variants:  # none of the inlined or tiled kernels: of the default's?
+            scheduled = default_gpu_schedule(item.func, VARIANT_THREADS, VARIANT_BLOCKS)
+            prog = L.lower_for_device(scheduled, item.name)
+            variants = specialize_program(prog)
         if not variants:
             return "no divisible variant (BE-mv-1)"
         one = divisible_sizes(item.func, variants)
@@ -234,7 +266,7 @@ def run_item(item: Item, platform: str, seen: dict | None = None) -> tuple[str, 
         except Exception as err:  # a build or launch failure
             return "failed", f"{type(err).__name__}: {str(err)[:2000]}"
         try:
-            if item.schedule == "tree" and any(a.dtype.is_float for a in _shared(scheduled)):
+            if any(a.dtype.is_float for a in _shared(scheduled)):  # a tree's float fold
                 from .test_row_reduction import assert_close  # BE-sched-5's bound
                 assert_close(ref, out, item.func, what, exact=False, sizes=size)
             else:
