@@ -328,11 +328,9 @@ class _Block:
         n_lifted = [0]  # TVM's count of the non-variable arguments met
 
         def param_for(e: rx.Expr) -> None:
-            if any(a is e for a in arguments):
-                return
             if isinstance(e, rx.Var):
                 if id(e) in member_ids or id(e) in renames:
-                    return
+                    return  # a member, or met already (each argument is renamed)
                 value = self.bound_constant(e)
                 if value is not None:  # TVM inlines a variable bound to a constant shape
                     renames[id(e)] = value
@@ -340,6 +338,8 @@ class _Block:
                 p = rx.Var(e.name_hint, e.struct_info, span=e.span)
                 renames[id(e)] = p
             else:
+                if any(a is e for a in arguments):
+                    return
                 name = f"param_{n_lifted[0]}"
                 n_lifted[0] += 1
                 if not isinstance(e, rx.Constant):
@@ -347,16 +347,6 @@ class _Block:
                 p = rx.Var(name, arg_sinfo(e, self.fusor.mod))
             arguments.append(e)
             params.append(p)
-
-        constants: dict[int, rx.Var] = {}  # id of a constant argument -> its parameter
-
-        class _Lift(Rewriter):
-            def expr(self, e):
-                if isinstance(e, rx.Constant):
-                    p = constants.get(id(e))
-                    if p is not None:
-                        return p
-                return super().expr(e)
 
         for m in ms:
             value = self.bindings[m].value
@@ -377,10 +367,11 @@ class _Block:
             fresh = rx.Var(var.name_hint, span=var.span) if id(var) in out_ids \
                 else rx.DataflowVar(var.name_hint, span=var.span)
             renames[id(var)] = fresh
+        constants: dict[int, rx.Var] = {}  # id of a constant argument -> its parameter
         for a, p in zip(arguments, params):
             if isinstance(a, rx.Constant):
                 constants.setdefault(id(a), p)
-        lift = _Lift()
+        lift = _Lift(constants)
         lift.var_map.update(renames)
         body_bindings = []
         for m in ms:
@@ -419,6 +410,22 @@ class _Block:
             out.append(rx.VarBinding(self.bindings[m].var,
                                      rx.TupleGetItem(tuple_var, outputs.index(m))))
         return out
+
+
+class _Lift(Rewriter):
+    """A group's bindings as the lifted function's: variables renamed (``var_map``),
+    constant arguments replaced by their parameters."""
+
+    def __init__(self, constants: dict[int, rx.Var]) -> None:
+        super().__init__()
+        self.constants = constants
+
+    def expr(self, e):
+        if isinstance(e, rx.Constant):
+            p = self.constants.get(id(e))
+            if p is not None:
+                return p
+        return super().expr(e)
 
 
 def _inlinable(e: rx.Expr) -> bool:

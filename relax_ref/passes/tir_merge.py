@@ -91,6 +91,16 @@ class TirCopier:
     def stmt(self, s: tir.Stmt) -> tir.Stmt:
         return self.map(s)
 
+    def map_tuple(self, x: tuple) -> tuple:
+        """``map`` of a tuple (variables, most elements of index tuples, looked up here)."""
+        variables = self.variables
+        new = [c if (t := type(c)) is P.IntImm else variables.get(id(c), c) if t is P.Var
+               else self.map(c) for c in x]
+        for a, b in zip(new, x):
+            if a is not b:
+                return tuple(new)
+        return x
+
     def map(self, x):
         t = type(x)
         if t is P.Var:
@@ -100,6 +110,12 @@ class TirCopier:
         if issubclass(t, P.BinaryOp):  # the most common node: no definitions inside
             a, b = self.map(x.a), self.map(x.b)
             return x if a is x.a and b is x.b else t(a, b, x.dtype, span=x.span)
+        if t is tuple:
+            return self.map_tuple(x)
+        if t is tir.Buffer:
+            hit = self.buffers.get(id(x))
+            if hit is not None:
+                return hit
         fast = _FAST_COPY.get(t)
         if fast is not None:
             return fast(self, x)
@@ -154,7 +170,12 @@ def _copy_call(c: TirCopier, x: P.Call):
 
 
 def _copy_range(c: TirCopier, x: tir.Range):
-    lo, extent = c.map(x.min), c.map(x.extent)
+    lo, extent = x.min, x.extent  # most often constants or variables: answered here
+    if type(lo) is not P.IntImm:
+        lo = c.variables.get(id(lo), lo) if type(lo) is P.Var else c.map(lo)
+    if type(extent) is not P.IntImm:
+        extent = c.variables.get(id(extent), extent) if type(extent) is P.Var \
+            else c.map(extent)
     return x if lo is x.min and extent is x.extent else tir.Range(lo, extent, span=x.span)
 
 
