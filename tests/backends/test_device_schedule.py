@@ -386,3 +386,34 @@ def test_inlining_stops_before_an_expression_grows_too_large():
     inlined = inline_injective(func)
     assert 1 < nests(inlined) < 14
     check(func, device_schedule(func, 4))
+
+
+def _random_programs(count: int, seed: int) -> None:
+    """Random well-formed modules (the fuzzer's generator), legalized and fused, then
+    device-scheduled, checked by check_pass with PrimFuncs run in order (mode
+    ``ordered``: the ``auto`` mode contracts the unscheduled sums of products,
+    EXEC-tir-vec-7, so it is not bit for bit the order a tile keeps)."""
+    import dataclasses
+
+    from relax_ref.passes.registry import Pass
+    from relax_ref.semantics.interpreter import Limits
+    from relax_ref.testing.strategies import RandomChoices, build_module, generate_text
+    from relax_ref.verify import check_pass
+
+    fuse = Pipeline(PIPELINES["fuse"]).as_pass("fuse")
+    schedule = Pass("DeviceSchedule", lambda m: m.with_functions({
+        n: device_schedule(f, 8) if isinstance(f, tir.PrimFunc) else f
+        for n, f in m.items()}))
+    limits = dataclasses.replace(Limits(), tir_mode="ordered")
+    for i in range(count):
+        text = generate_text(RandomChoices(np.random.default_rng([seed, i])))
+        check_pass(schedule, fuse(build_module(text)), trials=2, seed=i, limits=limits)
+
+
+def test_random_programs():
+    _random_programs(25, 0)
+
+
+@pytest.mark.slow
+def test_many_random_programs():
+    _random_programs(500, 1)
