@@ -73,7 +73,11 @@ def _statements(stmt: tir.Stmt):
         if node is None:
             continue
         yield node
-        if isinstance(node, tir.SBlock):
+        t = type(node)
+        if t is tir.For:  # the statements met most, first
+            pending.append(node.body)
+            continue
+        if t is tir.BufferStore or isinstance(node, tir.SBlock):
             continue
         if isinstance(node, tir.SBlockRealize):
             pending.append(node.block)
