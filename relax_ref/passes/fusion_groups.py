@@ -64,6 +64,7 @@ def block_graph(bindings, mod: rx.IRModule, weight_params: set[int]) -> list[Nod
     ``weight_params``: ids of the function's parameters past its ``num_input``."""
     index = {id(b.var): i for i, b in enumerate(bindings)}
     nodes: list[Node] = []
+    patterns: dict[str, OpPattern] = {}  # PrimFunc name -> its kind, read once
 
     def edge(e: rx.Expr, to: int, pattern: OpPattern) -> None:
         if isinstance(e, rx.Tuple):
@@ -81,7 +82,10 @@ def block_graph(bindings, mod: rx.IRModule, weight_params: set[int]) -> list[Nod
         value = b.value
         parts = call_tir_parts(value, mod)
         if parts is not None:
-            node.pattern = prim_func_pattern(mod.functions[parts[0]])
+            pattern = patterns.get(parts[0])
+            if pattern is None:
+                pattern = patterns[parts[0]] = prim_func_pattern(mod.functions[parts[0]])
+            node.pattern = pattern
             for arg in parts[1].fields:
                 edge(arg, i, node.pattern)
         elif isinstance(value, rx.Call):  # its arguments only (not a callee variable)
@@ -152,7 +156,7 @@ def post_dominators(nodes: list[Node]) -> list[_TreeNode]:
             parent = lca(parent, out, worst)
             worst[0] = max(worst[0], pattern)
         depth = tree[parent].depth + 1 if parent is not None else 1
-        tree[i] = _TreeNode(parent, depth, OpPattern(worst[0]))
+        tree[i] = _TreeNode(parent, depth, worst[0])  # a kind: max of kinds
     return tree
 
 
