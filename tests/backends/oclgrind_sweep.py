@@ -41,6 +41,7 @@ VARIANT_THREADS, VARIANT_BLOCKS = 4, 2
 #: Values of a kernel's symbolic variables, in order (sizes that are not multiples of
 #: the group size, two variables with different values), then backwards (from 1).
 SIZES = (3, 5, 2, 4, 1)
+#: A model's, once: its static sizes are large, and Oclgrind's time grows with the work.
 MODEL_SIZES = (2, 3, 1)
 SCHEDULES = ("default", "tree", "tiled", "device", "divisible")
 
@@ -172,8 +173,7 @@ def _first(err: Exception) -> str:
 
 def size_sets(item: Item) -> list[dict[str, int]]:
     """The values the symbolic variables of ``item`` take: SIZES in order, then SIZES
-    backwards; a model's, MODEL_SIZES once (its static sizes are large, and Oclgrind's
-    time grows with the work)."""
+    backwards; a model's, MODEL_SIZES."""
     names = [v.name for v in symbolic_vars(item.func)]
     if not names:
         return [{}]
