@@ -16,9 +16,12 @@ from .span import Span
 _node = dataclass(frozen=True, slots=True, eq=False)
 
 
-@_node
 class PrimExpr:
-    """Base of all scalar expressions; every node has a dtype."""
+    """Base of all scalar expressions; every node has a dtype. The one slot not a field
+    holds the node's structural key once computed (``solver.expr_utils.structural_key``),
+    so the key lives and dies with the node."""
+
+    __slots__ = ("_structural_key",)
 
     def __add__(self, other): return Add(self, as_prim(other, self.dtype), self.dtype)
     def __radd__(self, other): return Add(as_prim(other, self.dtype), self, self.dtype)
@@ -228,20 +231,19 @@ def free_vars(e: PrimExpr) -> list[Var]:
     if t is Var:
         return [e]
     seen: dict[int, Var] = {}
-    bound: set[int] = set()
-
-    def walk(x: PrimExpr) -> None:
-        if isinstance(x, Var):
-            if id(x) not in bound and id(x) not in seen:
-                seen[id(x)] = x
-            return
-        if isinstance(x, Let):
-            walk(x.value)
-            bound.add(id(x.var))
-            walk(x.body)
-            return
-        for c in children(x):
-            walk(c)
-
-    walk(e)
+    _free_vars_into(e, seen, set())
     return list(seen.values())
+
+
+def _free_vars_into(x: PrimExpr, seen: dict[int, Var], bound: set[int]) -> None:
+    if isinstance(x, Var):
+        if id(x) not in bound and id(x) not in seen:
+            seen[id(x)] = x
+        return
+    if isinstance(x, Let):
+        _free_vars_into(x.value, seen, bound)
+        bound.add(id(x.var))
+        _free_vars_into(x.body, seen, bound)
+        return
+    for c in children(x):
+        _free_vars_into(c, seen, bound)

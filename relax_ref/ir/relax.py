@@ -248,7 +248,7 @@ class SeqExpr(Expr):
     span: Span | None = field(default=None, kw_only=True)
 
 
-@_node
+@dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
 class Function(Expr):
     """A Relax function. ``ret_struct_info`` is the written return annotation (or None);
     ``attrs`` holds ``R.func_attr`` entries; ``is_pure`` is False for

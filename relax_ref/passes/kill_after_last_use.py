@@ -53,17 +53,25 @@ class _Seq:
 
     def __init__(self, seq: rx.SeqExpr, mod: rx.IRModule) -> None:
         self.bindings = [b for block in seq.blocks for b in block.bindings]
-        self.index = {id(b.var): i for i, b in enumerate(self.bindings)}
-        self.uses = [variable_uses(b.value)[0] for b in self.bindings]
         self.escaping = variable_uses(seq.body)[0]
         self.aliases: dict[int, set[int]] = {}  # var -> vars that may share its memory
         self.killed: set[int] = set()
+        self.last_read: dict[int, int] = {}  # var -> the last binding reading it
+        self.storage: list[int | None] = []  # per binding: the storage a tensor views
+        self.views: dict[int, list[int]] = {}  # storage var -> bindings of its tensors
         for i, b in enumerate(self.bindings):
+            uses = variable_uses(b.value)[0]
+            for v in uses:
+                self.last_read[v] = i
             if _op_name(b.value) in KILLS:
-                self.killed |= self.uses[i]
+                self.killed |= uses
             if not _returns_no_alias(b.value, mod):
-                for v in self.uses[i]:
+                for v in uses:
                     self.aliases.setdefault(v, set()).add(id(b.var))
+            storage = _storage_viewed(b.value)
+            self.storage.append(storage)
+            if storage is not None:
+                self.views.setdefault(storage, []).append(i)
 
     def closure(self, var: int) -> set[int]:
         seen, todo = {var}, [var]
@@ -79,11 +87,8 @@ class _Seq:
         of them reaches the result (or none is read)."""
         if group & self.escaping:
             return None
-        last = None
-        for i, used in enumerate(self.uses):
-            if used & group:
-                last = i
-        return last
+        last = max((self.last_read.get(v, -1) for v in group), default=-1)
+        return None if last < 0 else last
 
     def tensor_kill(self, i: int) -> int | None:
         """PASS-kill-1: where the tensor bound at ``i`` is killed."""
@@ -91,22 +96,14 @@ class _Seq:
         if var in self.killed:
             return None
         at = self.last_use(self.closure(var))
-        storage = self.storage_of(i)
+        storage = self.storage[i]
         if at is not None and storage is not None and \
-                any(self.storage_of(j) == storage for j in range(i + 1, at + 1)):
+                any(i < j <= at for j in self.views[storage]):
             # PASS-kill-6: a later tensor of the same storage may overlap this one; the
             # plan lets it, as nothing reads this one after that tensor is written, but
             # poisoning this one's bytes then would poison that tensor's.
             return None
         return at
-
-    def storage_of(self, i: int) -> int | None:
-        """The storage variable the tensor bound at ``i`` views (None for others)."""
-        value = self.bindings[i].value
-        if _op_name(value) in TENSOR_ALLOCS[1:] and value.args and \
-                isinstance(value.args[0], rx.Var):
-            return id(value.args[0])
-        return None
 
     def storage_kill(self, i: int) -> int | None:
         """PASS-kill-3: where the storage bound at ``i`` is killed: after its last use
@@ -118,17 +115,24 @@ class _Seq:
         last = self.last_use(self.closure(var))
         if last is None:
             return None
-        views = [j for j in range(len(self.bindings)) if self.storage_of(j) == var]
         ends = {}
-        for j in views:
+        for j in self.views.get(var, ()):
             group = self.closure(id(self.bindings[j].var))
-            ends[j] = -1 if not any(u & group for u in self.uses) and \
+            ends[j] = -1 if not any(v in self.last_read for v in group) and \
                 not group & self.escaping else self.last_use(group)
         if all(j >= last or (end is not None and end <= last) for j, end in ends.items()):
             return last
         if any(end is None for end in ends.values()):
             return None
         return max([last, *ends.values()])
+
+
+def _storage_viewed(value: rx.Expr) -> int | None:
+    """The storage variable a tensor allocation views (None for other values)."""
+    if _op_name(value) in TENSOR_ALLOCS[1:] and value.args and \
+            isinstance(value.args[0], rx.Var):
+        return id(value.args[0])
+    return None
 
 
 class _KillAfterLastUse(EffectScopeRewriter):

@@ -246,34 +246,40 @@ def _size_vars(func: rx.Function) -> set[P.Var]:
     """The symbolic variables ``func`` (and the functions inside it) binds as a whole
     dimension of a tensor or shape: in parameter annotations and match_casts. They are
     never negative (TE-leg-4)."""
-    found: set[P.Var] = set()
+    walk = _SizeVars()
+    walk.walk(func)
+    return walk.found
 
-    def note(s) -> None:
+
+class _SizeVars:
+    """The walk of ``_size_vars`` (methods, not recursive closures: no reference cycle)."""
+
+    def __init__(self) -> None:
+        self.found: set[P.Var] = set()
+
+    def note(self, s) -> None:
         if isinstance(s, si.TensorStructInfo) and s.shape is not None:
-            found.update(d for d in s.shape if isinstance(d, P.Var))
+            self.found.update(d for d in s.shape if isinstance(d, P.Var))
         elif isinstance(s, si.ShapeStructInfo) and s.values is not None:
-            found.update(d for d in s.values if isinstance(d, P.Var))
+            self.found.update(d for d in s.values if isinstance(d, P.Var))
         elif isinstance(s, si.TupleStructInfo):
             for f in s.fields:
-                note(f)
+                self.note(f)
 
-    def walk(e) -> None:
+    def walk(self, e) -> None:
         if isinstance(e, rx.Function):
             for p in e.params:
-                note(p.struct_info)
-            walk(e.body)
+                self.note(p.struct_info)
+            self.walk(e.body)
         elif isinstance(e, rx.SeqExpr):
             for blk in e.blocks:
                 for b in blk.bindings:
                     if isinstance(b, rx.MatchCast):
-                        note(b.struct_info)
-                    walk(b.value)
-            walk(e.body)
+                        self.note(b.struct_info)
+                    self.walk(b.value)
+            self.walk(e.body)
         elif isinstance(e, rx.If):
-            walk(e.true_branch), walk(e.false_branch)
-
-    walk(func)
-    return found
+            self.walk(e.true_branch), self.walk(e.false_branch)
 
 
 def _sinfo(e: rx.Expr) -> si.StructInfo | None:

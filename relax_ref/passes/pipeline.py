@@ -24,7 +24,7 @@ from typing import Callable, Iterable
 
 from relax_ref.ir import relax as rx
 
-from .registry import FORMS, Pass, all_passes, get_pass, missing_form
+from .registry import FORMS, Pass, all_passes, cycle_collection_paused, get_pass, missing_form
 
 
 class PipelineError(ValueError):
@@ -56,7 +56,8 @@ class Pipeline:
                     raise KeyError(f"pass {p.name} names the unknown IR form {form!r}")
 
     def __call__(self, mod: rx.IRModule) -> rx.IRModule:
-        return self.run(mod)[0]
+        with cycle_collection_paused():
+            return self.run(mod)[0]
 
     def run(self, mod: rx.IRModule, *, check: Callable | None = None,
             on_step: Callable[[StepReport], None] | None = None,

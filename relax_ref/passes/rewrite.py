@@ -93,6 +93,9 @@ class Rewriter:
         return self.var_map.get(id(v), v)
 
     def expr(self, e: rx.Expr) -> rx.Expr:
+        t = type(e)
+        if t in _LEAF_TYPES:  # the common case first: no isinstance chain
+            return e
         if isinstance(e, rx.Var):
             return self.use(e)
         if isinstance(e, rx.Call):
@@ -119,10 +122,21 @@ class Rewriter:
 
     def call(self, e: rx.Call) -> rx.Expr:
         op = self.expr(e.op) if isinstance(e.op, rx.Var) else e.op
-        args = tuple(self.expr(a) for a in e.args)
-        if op is e.op and all(a is b for a, b in zip(args, e.args)):
+        expr = self.expr
+        changed = op is not e.op
+        args = []
+        for a in e.args:
+            new = expr(a)
+            changed |= new is not a
+            args.append(new)
+        if not changed:
             return e
-        return rx.Call(op, args, e.attrs, e.sinfo_args, span=e.span)
+        return rx.Call(op, tuple(args), e.attrs, e.sinfo_args, span=e.span)
+
+
+# Leaves a Rewriter returns as they are (exact types: a subclass takes the general path).
+_LEAF_TYPES = frozenset({rx.Constant, rx.ShapeExpr, rx.PrimValue, rx.StringImm,
+                         rx.DataTypeImm, rx.GlobalVar, rx.ExternFunc, rx.Op})
 
 
 def may_have_effects(func: rx.Function) -> bool:

@@ -226,14 +226,15 @@ def _nonzero(e: P.PrimExpr, analyzer: Analyzer) -> bool:
 
 def _divisors(e: P.PrimExpr) -> list[P.PrimExpr]:
     out: list[P.PrimExpr] = []
-
-    def walk(x: P.PrimExpr) -> None:
-        if isinstance(x, (P.FloorDiv, P.FloorMod, P.Div, P.Mod)):
-            out.append(x.b)
-        for c in P.children(x):
-            walk(c)
-    walk(e)
+    _divisors_into(e, out)
     return out
+
+
+def _divisors_into(x: P.PrimExpr, out: list[P.PrimExpr]) -> None:
+    if isinstance(x, (P.FloorDiv, P.FloorMod, P.Div, P.Mod)):
+        out.append(x.b)
+    for c in P.children(x):
+        _divisors_into(c, out)
 
 
 def _row_major(indices, shape) -> P.PrimExpr:

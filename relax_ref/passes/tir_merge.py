@@ -230,58 +230,64 @@ _WALKED_FIELDS = {
 def free_vars(func_body: tir.Stmt, buffers: list[tir.Buffer]) -> list[P.Var]:
     """Variables ``func_body`` and the shapes of ``buffers`` use that nothing inside
     defines (loops, block variables, lets), in first-seen order."""
-    defined: set[int] = set()
-    used: dict[int, P.Var] = {}
-    seen_buffers: set[int] = set()
+    walk = _FreeVars()
+    for b in buffers:
+        walk.buffer(b)
+    walk.walk(func_body)
+    return [v for k, v in walk.used.items() if k not in walk.defined]
 
-    def buffer(b: tir.Buffer) -> None:
-        if id(b) in seen_buffers:
+
+class _FreeVars:
+    """The walk of ``free_vars`` (methods, not recursive closures: no reference cycle)."""
+
+    def __init__(self) -> None:
+        self.defined: set[int] = set()
+        self.used: dict[int, P.Var] = {}
+        self.seen_buffers: set[int] = set()
+
+    def buffer(self, b: tir.Buffer) -> None:
+        if id(b) in self.seen_buffers:
             return
-        seen_buffers.add(id(b))
+        self.seen_buffers.add(id(b))
         for d in b.shape + b.strides + ((b.elem_offset,) if b.elem_offset is not None else ()):
-            walk(d)
+            self.walk(d)
 
-    def walk(x) -> None:
+    def walk(self, x) -> None:
         t = type(x)
         if t is P.Var:
-            used.setdefault(id(x), x)
+            self.used.setdefault(id(x), x)
             return
         if t in _ATOMS:
             return
         if issubclass(t, P.BinaryOp):
-            walk(x.a)
-            walk(x.b)
+            self.walk(x.a)
+            self.walk(x.b)
             return
         fields = _WALKED_FIELDS.get(t)
         if fields is not None:  # a node met often: only its fields that hold variables
             if t is tir.For:
-                defined.add(id(x.loop_var))
+                self.defined.add(id(x.loop_var))
             elif t is tir.IterVar:
-                defined.add(id(x.var))
+                self.defined.add(id(x.var))
             for name in fields:
-                walk(getattr(x, name))
+                self.walk(getattr(x, name))
             return
         if isinstance(x, tir.Buffer):
-            buffer(x)
+            self.buffer(x)
             return
         if isinstance(x, (tuple, list)):
             for c in x:
-                walk(c)
+                self.walk(c)
             return
         if not isinstance(x, _NODES):
             return
         if isinstance(x, tir.For):
-            defined.add(id(x.loop_var))
+            self.defined.add(id(x.loop_var))
         elif isinstance(x, (tir.LetStmt, P.Let)):
-            defined.add(id(x.var))
+            self.defined.add(id(x.var))
         elif isinstance(x, tir.Allocate):
-            defined.add(id(x.buffer_var))
+            self.defined.add(id(x.buffer_var))
         elif isinstance(x, tir.IterVar):
-            defined.add(id(x.var))
+            self.defined.add(id(x.var))
         for name in child_fields(type(x)):
-            walk(getattr(x, name))
-
-    for b in buffers:
-        buffer(b)
-    walk(func_body)
-    return [v for k, v in used.items() if k not in defined]
+            self.walk(getattr(x, name))

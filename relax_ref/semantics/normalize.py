@@ -54,20 +54,20 @@ def normalize(mod: rx.IRModule) -> rx.IRModule:
     only the function, the other Relax functions and the PrimFuncs' names and return
     types, and normalization is idempotent. (A pass that only rewrites PrimFuncs, such
     as AnnotateTIROpPattern, then pays nothing to end in normal form.)"""
-    key = _fixpoint_key(mod)
-    hit = _FIXPOINTS.get(key[0])
-    if hit is not None and len(hit) == len(key[1]) and all(a is b for a, b in zip(hit, key[1])):
+    key, objects = _fixpoint_key(mod)
+    if _FIXPOINTS.get(key) == objects:
         return mod
     out = Normalizer(mod).run()
-    out_key = _fixpoint_key(out)
+    out_key, out_objects = _fixpoint_key(out)
     if len(_FIXPOINTS) >= 64:
         _FIXPOINTS.pop(next(iter(_FIXPOINTS)))
-    # The objects themselves are kept, so that their ids are not reused while remembered.
-    _FIXPOINTS[out_key[0]] = out_key[1]
+    _FIXPOINTS[out_key] = out_objects
     return out
 
 
-# NORM-fixpoint-1: key -> the Relax functions (by identity) of a normalized module.
+# NORM-fixpoint-1: key -> what identifies a normalized module's Relax functions and
+# attributes: weak references to the functions (a dead function's id may be reused, but
+# its reference is then dead), the attribute objects themselves (small).
 _FIXPOINTS: dict[tuple, tuple] = {}
 
 # NORM-incremental-1: the bindings a normalization produced -> the deduction context
@@ -79,15 +79,36 @@ _SELF_TYPED = (rx.Constant, rx.ShapeExpr, rx.PrimValue, rx.StringImm, rx.DataTyp
 
 
 def _fixpoint_key(mod: rx.IRModule) -> tuple[tuple, tuple]:
-    parts, objects = [], []
+    parts, refs = [], []
     for name, f in mod.functions.items():
         if isinstance(f, tir.PrimFunc):
             parts.append(("T", name, str(f.ret_type)))
         else:
             parts.append(("R", name, id(f)))
-            objects.append(f)
-    return (tuple(parts), id(mod.attrs), id(mod.global_infos)), tuple(objects) + (
-        mod.attrs, mod.global_infos)
+            refs.append(_Same(f))
+    return (tuple(parts), id(mod.attrs), id(mod.global_infos)), tuple(refs) + (
+        _Same(mod.attrs), _Same(mod.global_infos))
+
+
+class _Same:
+    """Equal to another exactly when both refer to the same live object; holds a weak
+    reference where the object allows one."""
+
+    __slots__ = ("ref",)
+
+    def __init__(self, obj: object) -> None:
+        try:
+            self.ref = weakref.ref(obj)
+        except TypeError:
+            self.ref = lambda obj=obj: obj
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Same):
+            return NotImplemented
+        mine = self.ref()
+        return mine is not None and mine is other.ref()
+
+    __hash__ = None
 
 
 def print_sinfo(s: si.StructInfo) -> str:
@@ -114,14 +135,15 @@ class _FunctionScope:
     counters: dict[str, int] = field(default_factory=dict)  # next suffix per name hint
 
     def __post_init__(self) -> None:
-        self.root = self if self.parent is None else self.parent.root
+        if self.parent is not None:
+            self.hits = self.parent.hits  # one set per outermost function
 
     def lookup(self, var: rx.Var) -> rx.Var | None:
         scope: _FunctionScope | None = self
         while scope is not None:
             hit = scope.var_map.get(id(var))
             if hit is not None:
-                self.root.hits.add(id(hit))
+                self.hits.add(id(hit))
                 return hit
             scope = scope.parent
         return None
@@ -394,10 +416,9 @@ class Normalizer:
                                       func.is_pure)
         own = type(b.var)(b.var.name_hint, b.var.struct_info or signature, span=b.var.span)
         scope.var_map[id(b.var)] = own
-        root = scope.root
-        root.hits.discard(id(own))
+        scope.hits.discard(id(own))
         value = self.function(func, scope)
-        if id(own) in root.hits:
+        if id(own) in scope.hits:
             var = own
         else:
             sinfo = value.struct_info
@@ -438,6 +459,8 @@ class Normalizer:
                 raise WellFormedError(f"variable {e.name_hint!r} is used before it is defined",
                                       e.span, rule="WF-var-1")
             return mapped
+        if isinstance(e, rx.Call):
+            return self.call(e, em)
         if isinstance(e, rx.GlobalVar):
             if e.name_hint not in self.mod.functions:
                 raise WellFormedError(f"the module has no function {e.name_hint!r}", e.span,
@@ -479,8 +502,6 @@ class Normalizer:
                 raise StructInfoError(f"only tuples can be indexed, not {print_sinfo(ts)}",
                                       e.span, rule="SI-tuple-1")
             return rx.TupleGetItem(tup, e.index, sinfo, span=e.span)
-        if isinstance(e, rx.Call):
-            return self.call(e, em)
         if isinstance(e, rx.If):
             return self.if_expr(e, em, if_var_hint or "lv")
         if isinstance(e, rx.SeqExpr):
@@ -644,26 +665,21 @@ def _with_sinfo(call: rx.Call, sinfo: si.StructInfo) -> rx.Call:
 def _names_in(func: rx.Function) -> set[str]:
     """Every variable name bound anywhere in ``func``, so fresh names never collide."""
     names: set[str] = set()
+    _names_in_value(func, names)
+    return names
 
-    def seq(s: rx.SeqExpr) -> None:
-        for block in s.blocks:
+
+def _names_in_value(e, names: set[str]) -> None:
+    if isinstance(e, rx.SeqExpr):
+        for block in e.blocks:
             for b in block.bindings:
                 names.add(b.var.name_hint)
-                value(b.value)
-        value(s.body)
-
-    def value(e) -> None:
-        if isinstance(e, rx.If):
-            seq(e.true_branch)
-            seq(e.false_branch)
-        elif isinstance(e, rx.Function):
-            for p in e.params:
-                names.add(p.name_hint)
-            seq(e.body)
-        elif isinstance(e, rx.SeqExpr):
-            seq(e)
-
-    for p in func.params:
-        names.add(p.name_hint)
-    seq(func.body)
-    return names
+                _names_in_value(b.value, names)
+        _names_in_value(e.body, names)
+    elif isinstance(e, rx.If):
+        _names_in_value(e.true_branch, names)
+        _names_in_value(e.false_branch, names)
+    elif isinstance(e, rx.Function):
+        for p in e.params:
+            names.add(p.name_hint)
+        _names_in_value(e.body, names)

@@ -215,25 +215,25 @@ def defined_symbols(params: Iterable[si.StructInfo]) -> list[P.Var]:
     """The symbolic variables a signature defines: those appearing bare as a dimension
     of a parameter's shape or as an R.Prim value (SI-def-1), in order."""
     out: dict[int, P.Var] = {}
-
-    def visit(s: si.StructInfo) -> None:
-        if isinstance(s, si.TensorStructInfo) and s.shape is not None:
-            for d in s.shape:
-                if isinstance(d, P.Var):
-                    out.setdefault(id(d), d)
-        elif isinstance(s, si.ShapeStructInfo) and s.values is not None:
-            for d in s.values:
-                if isinstance(d, P.Var):
-                    out.setdefault(id(d), d)
-        elif isinstance(s, si.PrimStructInfo) and isinstance(s.value, P.Var):
-            out.setdefault(id(s.value), s.value)
-        elif isinstance(s, si.TupleStructInfo):
-            for f in s.fields:
-                visit(f)
-
     for p in params:
-        visit(p)
+        _defined_into(p, out)
     return list(out.values())
+
+
+def _defined_into(s: si.StructInfo, out: dict[int, P.Var]) -> None:
+    if isinstance(s, si.TensorStructInfo) and s.shape is not None:
+        for d in s.shape:
+            if isinstance(d, P.Var):
+                out.setdefault(id(d), d)
+    elif isinstance(s, si.ShapeStructInfo) and s.values is not None:
+        for d in s.values:
+            if isinstance(d, P.Var):
+                out.setdefault(id(d), d)
+    elif isinstance(s, si.PrimStructInfo) and isinstance(s.value, P.Var):
+        out.setdefault(id(s.value), s.value)
+    elif isinstance(s, si.TupleStructInfo):
+        for f in s.fields:
+            _defined_into(f, out)
 
 
 def bind_symbolic(params: Iterable[si.StructInfo], args: Iterable[si.StructInfo]
@@ -242,29 +242,29 @@ def bind_symbolic(params: Iterable[si.StructInfo], args: Iterable[si.StructInfo]
     matched position by position (SI-call-fn-1). A variable that matches two different
     expressions keeps the first; the run-time check compares them (SI-call-fn-3)."""
     mapping: dict[P.Var, P.PrimExpr] = {}
+    for p, a in zip(params, args):
+        _bind_into(p, a, mapping)
+    return mapping
 
-    def match_dims(pd, ad) -> None:
-        if pd is None or ad is None or len(pd) != len(ad):
-            return
-        for p, a in zip(pd, ad):
-            if isinstance(p, P.Var) and p not in mapping:
-                mapping[p] = a
 
-    def visit(p: si.StructInfo, a: si.StructInfo) -> None:
-        if isinstance(p, si.TensorStructInfo) and isinstance(a, si.TensorStructInfo):
-            match_dims(p.shape, a.shape)
-        elif isinstance(p, si.ShapeStructInfo) and isinstance(a, si.ShapeStructInfo):
-            match_dims(p.values, a.values)
-        elif isinstance(p, si.PrimStructInfo) and isinstance(a, si.PrimStructInfo):
+def _bind_into(p: si.StructInfo, a: si.StructInfo, mapping: dict[P.Var, P.PrimExpr]) -> None:
+    if isinstance(p, si.TensorStructInfo) and isinstance(a, si.TensorStructInfo):
+        pd, ad = p.shape, a.shape
+    elif isinstance(p, si.ShapeStructInfo) and isinstance(a, si.ShapeStructInfo):
+        pd, ad = p.values, a.values
+    else:
+        if isinstance(p, si.PrimStructInfo) and isinstance(a, si.PrimStructInfo):
             if isinstance(p.value, P.Var) and a.value is not None and p.value not in mapping:
                 mapping[p.value] = a.value
         elif isinstance(p, si.TupleStructInfo) and isinstance(a, si.TupleStructInfo):
             for x, y in zip(p.fields, a.fields):
-                visit(x, y)
-
-    for p, a in zip(params, args):
-        visit(p, a)
-    return mapping
+                _bind_into(x, y, mapping)
+        return
+    if pd is None or ad is None or len(pd) != len(ad):
+        return
+    for d, e in zip(pd, ad):
+        if isinstance(d, P.Var) and d not in mapping:
+            mapping[d] = e
 
 
 def substitute(s: si.StructInfo, mapping: dict[P.Var, P.PrimExpr]) -> si.StructInfo:
@@ -294,27 +294,26 @@ def substitute(s: si.StructInfo, mapping: dict[P.Var, P.PrimExpr]) -> si.StructI
 def free_symbols(s: si.StructInfo) -> list[P.Var]:
     """Every symbolic variable mentioned anywhere in ``s``."""
     out: dict[int, P.Var] = {}
+    _free_symbols_into(s, out)
+    return list(out.values())
 
-    def add(e):
-        for v in P.free_vars(e):
-            out.setdefault(id(v), v)
 
-    def visit(x: si.StructInfo) -> None:
-        if isinstance(x, si.PrimStructInfo) and x.value is not None:
-            add(x.value)
-        elif isinstance(x, si.ShapeStructInfo) and x.values is not None:
-            for d in x.values:
-                add(d)
-        elif isinstance(x, si.TensorStructInfo) and x.shape is not None:
-            for d in x.shape:
-                add(d)
-        elif isinstance(x, si.TupleStructInfo):
+def _free_symbols_into(x: si.StructInfo, out: dict[int, P.Var]) -> None:
+    if isinstance(x, si.PrimStructInfo):
+        dims = () if x.value is None else (x.value,)
+    elif isinstance(x, si.ShapeStructInfo):
+        dims = x.values or ()
+    elif isinstance(x, si.TensorStructInfo):
+        dims = x.shape or ()
+    else:
+        if isinstance(x, si.TupleStructInfo):
             for f in x.fields:
-                visit(f)
+                _free_symbols_into(f, out)
         elif isinstance(x, si.FuncStructInfo):
             for p in x.params or ():
-                visit(p)
-            visit(x.ret)
-
-    visit(s)
-    return list(out.values())
+                _free_symbols_into(p, out)
+            _free_symbols_into(x.ret, out)
+        return
+    for d in dims:
+        for v in P.free_vars(d):
+            out.setdefault(id(v), v)

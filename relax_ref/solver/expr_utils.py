@@ -18,38 +18,24 @@ from ..ir.prim_expr import (
 # Structural keys and a compact text form
 # ===========================================================================
 
-_KEY_MEMO: dict[int, tuple[PrimExpr, tuple]] = {}
+#: Bound of the solver's memo tables (simplify.py).
 MEMO_LIMIT = 200_000
-
-
-class _Identity:
-    """Wraps an unhashable field value so that it compares by identity in a key."""
-
-    __slots__ = ("obj",)
-
-    def __init__(self, obj: object) -> None:
-        self.obj = obj
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Identity) and other.obj is self.obj
-
-    def __hash__(self) -> int:
-        return id(self.obj)
 
 
 def structural_key(e: PrimExpr) -> tuple:
     """A hashable value equal for two expressions exactly when they are the same tree:
     same node kinds, dtypes and constants, and the same Var *objects* (variables are
-    compared by identity, as in TVM). Used for caches, opaque atoms and union-find."""
-    hit = _KEY_MEMO.get(id(e))
-    if hit is not None and hit[0] is e:
-        return hit[1]
-    key = _compute_key(e)
-    if len(_KEY_MEMO) >= MEMO_LIMIT:
-        _KEY_MEMO.clear()
-    # The memo holds ``e`` so its id cannot be reused by another object while cached.
-    _KEY_MEMO[id(e)] = (e, key)
-    return key
+    compared by identity, as in TVM). Used for caches, opaque atoms and union-find.
+    Computed once per node and kept on it (nodes are immutable); a variable's key holds
+    the variable, so it is made afresh rather than kept (no reference cycle)."""
+    if type(e) is Var:
+        return ("Var", e)
+    try:
+        return e._structural_key
+    except AttributeError:
+        key = _compute_key(e)
+        object.__setattr__(e, "_structural_key", key)
+        return key
 
 
 def _field_key(value: object) -> object:
@@ -152,25 +138,34 @@ def substitute(e: PrimExpr, mapping: dict[Var, PrimExpr]) -> PrimExpr:
     """``e`` with each free occurrence of a Var in ``mapping`` replaced (Var identity)."""
     if not mapping:
         return e
-    memo: dict[int, PrimExpr] = {}
+    return _Substitution(mapping).walk(e, mapping)
 
-    def walk(x: PrimExpr, live: dict[Var, PrimExpr]) -> PrimExpr:
+
+class _Substitution:
+    """One ``substitute`` (a class, not a recursive closure: a closure that calls itself
+    is a reference cycle, garbage only the cycle collector frees)."""
+
+    __slots__ = ("mapping", "memo")
+
+    def __init__(self, mapping: dict[Var, PrimExpr]) -> None:
+        self.mapping = mapping
+        self.memo: dict[int, PrimExpr] = {}
+
+    def walk(self, x: PrimExpr, live: dict[Var, PrimExpr]) -> PrimExpr:
         if type(x) is Var:
             return live.get(x, x)
         if type(x) is Let:
-            value = walk(x.value, live)
+            value = self.walk(x.value, live)
             inner = {k: v for k, v in live.items() if k is not x.var}
-            body = walk(x.body, inner) if inner else x.body
+            body = self.walk(x.body, inner) if inner else x.body
             if value is x.value and body is x.body:
                 return x
             return dataclasses.replace(x, value=value, body=body)
-        if live is mapping:
-            hit = memo.get(id(x))
+        if live is self.mapping:
+            hit = self.memo.get(id(x))
             if hit is not None:
                 return hit
-            out = map_children(x, lambda c: walk(c, live))
-            memo[id(x)] = out
+            out = map_children(x, lambda c: self.walk(c, live))
+            self.memo[id(x)] = out
             return out
-        return map_children(x, lambda c: walk(c, live))
-
-    return walk(e, mapping)
+        return map_children(x, lambda c: self.walk(c, live))

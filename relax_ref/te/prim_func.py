@@ -241,19 +241,8 @@ def _regions(exprs: list[P.PrimExpr], skip: set[int]) -> tuple[tir.BufferRegion,
     whole dimension (a sound over-approximation of TVM's region analysis)."""
     loads: dict[int, list[tir.BufferLoad]] = {}
     order: list[tir.Buffer] = []
-
-    def walk(e: P.PrimExpr) -> None:
-        if isinstance(e, tir.BufferLoad):
-            if id(e.buffer) not in skip:
-                if id(e.buffer) not in loads:
-                    loads[id(e.buffer)] = []
-                    order.append(e.buffer)
-                loads[id(e.buffer)].append(e)
-        for c in P.children(e):
-            walk(c)
-
     for e in exprs:
-        walk(e)
+        _collect_loads(e, skip, loads, order)
     from relax_ref.ir.equal import structural_equal
 
     out = []
@@ -268,6 +257,18 @@ def _regions(exprs: list[P.PrimExpr], skip: set[int]) -> tuple[tir.BufferRegion,
             region.append(tir.Range(first, _ONE) if point else tir.Range(_ZERO, extent))
         out.append(tir.BufferRegion(buf, tuple(region)))
     return tuple(out)
+
+
+def _collect_loads(e: P.PrimExpr, skip: set[int], loads: dict[int, list[tir.BufferLoad]],
+                   order: list[tir.Buffer]) -> None:
+    if isinstance(e, tir.BufferLoad):
+        if id(e.buffer) not in skip:
+            if id(e.buffer) not in loads:
+                loads[id(e.buffer)] = []
+                order.append(e.buffer)
+            loads[id(e.buffer)].append(e)
+    for c in P.children(e):
+        _collect_loads(c, skip, loads, order)
 
 
 def _has_load(e: P.PrimExpr) -> bool:
@@ -285,54 +286,61 @@ def _fresh_buffer(b: tir.Buffer, fresh: dict) -> tir.Buffer:
 
 def _free_in_stmt(s: tir.Stmt) -> list[P.Var]:
     """Variables used in ``s`` that no loop, block or let inside it binds."""
-    bound: set[int] = set()
-    found: dict[int, P.Var] = {}
+    walk = _FreeInStmt()
+    walk.stmt(s)
+    return list(walk.found.values())
 
-    def expr(e) -> None:
+
+class _FreeInStmt:
+    """The walk of ``_free_in_stmt`` (methods, not recursive closures: no reference
+    cycle for the cycle collector)."""
+
+    def __init__(self) -> None:
+        self.bound: set[int] = set()
+        self.found: dict[int, P.Var] = {}
+
+    def expr(self, e) -> None:
         if e is None:
             return
         for v in P.free_vars(e):
-            if id(v) not in bound:
-                found.setdefault(id(v), v)
+            if id(v) not in self.bound:
+                self.found.setdefault(id(v), v)
 
-    def stmt(x) -> None:
+    def stmt(self, x) -> None:
         if isinstance(x, tir.For):
-            expr(x.min), expr(x.extent)
-            bound.add(id(x.loop_var))
-            stmt(x.body)
+            self.expr(x.min), self.expr(x.extent)
+            self.bound.add(id(x.loop_var))
+            self.stmt(x.body)
         elif isinstance(x, tir.SBlockRealize):
             for v in x.iter_values:
-                expr(v)
-            expr(x.predicate)
+                self.expr(v)
+            self.expr(x.predicate)
             blk = x.block
             for iv in blk.iter_vars:
-                expr(iv.dom.min), expr(iv.dom.extent)
-                bound.add(id(iv.var))
+                self.expr(iv.dom.min), self.expr(iv.dom.extent)
+                self.bound.add(id(iv.var))
             for b in blk.alloc_buffers:
                 for d in b.shape:
-                    expr(d)
+                    self.expr(d)
             for r in blk.reads + blk.writes:
                 for rg in r.region:
-                    expr(rg.min), expr(rg.extent)
+                    self.expr(rg.min), self.expr(rg.extent)
             if blk.init is not None:
-                stmt(blk.init)
-            stmt(blk.body)
+                self.stmt(blk.init)
+            self.stmt(blk.body)
         elif isinstance(x, tir.SeqStmt):
             for c in x.seq:
-                stmt(c)
+                self.stmt(c)
         elif isinstance(x, tir.LetStmt):
-            expr(x.value)
-            bound.add(id(x.var))
-            stmt(x.body)
+            self.expr(x.value)
+            self.bound.add(id(x.var))
+            self.stmt(x.body)
         elif isinstance(x, tir.BufferStore):
-            expr(x.value)
+            self.expr(x.value)
             for i in x.indices:
-                expr(i)
+                self.expr(i)
         else:
             raise TEError(f"unexpected statement {type(x).__name__}")
-
-    stmt(s)
-    return list(found.values())
 
 
 def _rewrite_expr(e: P.PrimExpr, fresh: dict, buffers: dict) -> P.PrimExpr:

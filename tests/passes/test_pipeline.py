@@ -112,3 +112,63 @@ def test_every_registered_pass_has_a_transform_function():
 
     assert sorted(all_passes()) == sorted(
         n for n in transform.__all__ if n not in ("Sequential", "build_pass", "pass_options"))
+
+
+def test_passes_run_with_cycle_collection_paused_and_restore_it():
+    import gc
+
+    seen = []
+    probe = Pass("Probe", lambda mod: seen.append(gc.isenabled()) or mod)
+    failing = Pass("Failing", lambda mod: 1 / 0)
+    mod = parse(NESTED)
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        Pipeline([probe, probe])(mod)
+        probe(mod)
+        assert seen == [False, False, False] and gc.isenabled()
+        with pytest.raises(ZeroDivisionError):
+            failing(mod)
+        assert gc.isenabled()
+        gc.disable()  # a caller's choice is kept
+        probe(mod)
+        assert not gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def test_the_walks_passes_repeat_make_no_reference_cycles():
+    """Passes run with cycle collection paused (registry.cycle_collection_paused), so
+    what they drop must be freed by reference counting: the walks run per binding or per
+    PrimFunc (normalization, symbol substitution and matching, free variables) make no
+    reference cycles, such as a recursive closure."""
+    import gc
+
+    from relax_ref.ir import tir
+    from relax_ref.passes.legalize_ops import legalize_ops
+    from relax_ref.passes.tir_merge import free_vars as tir_free_vars
+    from relax_ref.semantics import sinfo_relations as rel
+    from relax_ref.semantics.normalize import normalize
+    from relax_ref.solver.expr_utils import substitute
+
+    mod = legalize_ops(parse((REPO / "examples" / "llama_layer.py").read_text()))
+    main = mod.functions["main"]
+    params = [p.struct_info for p in main.params]
+    syms = rel.defined_symbols(params)
+    prims = [f for f in mod.functions.values() if isinstance(f, tir.PrimFunc)]
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        normalize(parse((REPO / "examples" / "llama_layer.py").read_text()))
+        rel.bind_symbolic(params, params)
+        for s in params:
+            rel.free_symbols(s)
+            rel.substitute(s, {v: v * 2 for v in syms})
+        for f in prims:
+            tir_free_vars(f.body, [b for _, b in f.buffer_map])
+        substitute(syms[0] * 2 + syms[0], {syms[0]: syms[0] + 1})
+        cyclic = gc.collect()
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert syms and prims and cyclic == 0
