@@ -68,11 +68,12 @@ class Summary:
     failed: list[str] = field(default_factory=list)
     skipped: dict[str, list[str]] = field(default_factory=dict)  # reason -> labels
     seconds: float = 0.0
+    platform: str = "Oclgrind"
 
     def line(self) -> str:
         skipped = sum(map(len, self.skipped.values()))
         reasons = "; ".join(f"{len(v)} {k}" for k, v in sorted(self.skipped.items()))
-        return (f"Oclgrind sweep: {len(self.clean) + len(self.failed) + skipped} kernels, "
+        return (f"{self.platform} sweep: {len(self.clean) + len(self.failed) + skipped} kernels, "
                 f"{len(self.clean)} clean, {len(self.failed)} failed, {skipped} skipped "
                 f"({reasons or 'none'}) in {self.seconds:.0f} s")
 
@@ -280,7 +281,7 @@ def run_item(item: Item, platform: str, seen: dict | None = None) -> tuple[str, 
 
 def sweep(items: list[Item], platform: str, log=None) -> Summary:
     """Run every item; ``log`` (a file) gets a line per kernel."""
-    summary = Summary()
+    summary = Summary(platform=platform)
     start = time.monotonic()
     seen: dict[str, str] = {}
     for item in items:
@@ -308,16 +309,20 @@ def main(argv: list[str]) -> int:
     ap.add_argument("what", nargs="?", default="all", choices=("conformance", "models", "all"))
     ap.add_argument("-k", default="", help="only cases or files whose name contains this")
     ap.add_argument("-v", action="store_true", help="a line per kernel")
+    ap.add_argument("--platform", default=OCLGRIND,
+                    help="another OpenCL platform to run the same kernels on (PoCL's "
+                         "optimized builds: no reports, the comparison only)")
     opts = ap.parse_args(argv)
-    if not available(OCLGRIND):
-        print("Oclgrind (the opencl extra) is not installed", file=sys.stderr)
+    if not available(opts.platform):
+        print(f"{opts.platform} (the opencl extra) is not installed or does not build",
+              file=sys.stderr)
         return 2
     items = []
     if opts.what in ("conformance", "all"):
         items += conformance_items(opts.k)
     if opts.what in ("models", "all"):
         items += model_items(opts.k)
-    summary = sweep(items, OCLGRIND, sys.stdout if opts.v else None)
+    summary = sweep(items, opts.platform, sys.stdout if opts.v else None)
     for f in summary.failed:
         print("FAILED", f)
     for reason, labels in sorted(summary.skipped.items()):
