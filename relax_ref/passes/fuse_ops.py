@@ -33,7 +33,7 @@ from .fusion_groups import MAX_FUSE_DEPTH, block_graph, call_tir_parts, partitio
 from .references import arg_sinfo, strongly_connected_components
 from .registry import Pass, register_pass
 from .rewrite import Rewriter, used_var_list
-from .symbols import SymbolRewriter, fresh_symbols, substitute_symbols, symbols_of
+from .symbols import fresh_symbols, sinfo_symbols, substitute_symbols, symbols_of
 
 
 def fuse_ops(fuse_opt_level: int = -1, max_fuse_depth: int = MAX_FUSE_DEPTH) -> Pass:
@@ -221,16 +221,23 @@ class _Block:
         first."""
         seen: set[int] = set()
         out: list[int] = []
-
-        def visit(u: int) -> None:
-            if u in seen:
-                return
-            seen.add(u)
-            for d in self.unit_deps(u):
-                visit(d)
-            out.append(u)
         for i in range(len(self.bindings)):
-            visit(self.unit[i])
+            root = self.unit[i]
+            if root in seen:
+                continue
+            seen.add(root)
+            # depth first, iteratively (a long chain of bindings is no deep recursion)
+            stack = [(root, iter(self.unit_deps(root)))]
+            while stack:
+                u, deps = stack[-1]
+                for d in deps:
+                    if d not in seen:
+                        seen.add(d)
+                        stack.append((d, iter(self.unit_deps(d))))
+                        break
+                else:
+                    stack.pop()
+                    out.append(u)
         return out
 
     # -- the rewritten block ---------------------------------------------------------------------
@@ -443,35 +450,34 @@ def _bound_values(func: rx.Function) -> dict[int, rx.Expr]:
     """Variable id -> bound value, for every VarBinding in ``func`` (nested ones too), in
     the order a Rewriter meets them; only what can hold bindings is looked into."""
     found: dict[int, rx.Expr] = {}
-
-    def visit(e: rx.Expr) -> None:
-        if isinstance(e, _NO_BINDINGS):
-            return
-        if isinstance(e, rx.SeqExpr):
-            for block in e.blocks:
-                for b in block.bindings:
-                    if isinstance(b, rx.VarBinding):
-                        found[id(b.var)] = b.value
-                    visit(b.value)
-            visit(e.body)
-        elif isinstance(e, rx.Function):
-            visit(e.body)
-        elif isinstance(e, rx.If):
-            visit(e.cond)
-            visit(e.true_branch)
-            visit(e.false_branch)
-        elif isinstance(e, rx.Call):
-            if isinstance(e.op, rx.Var):
-                visit(e.op)
-            for a in e.args:
-                visit(a)
-        elif isinstance(e, rx.Tuple):
-            for f in e.fields:
-                visit(f)
-        elif isinstance(e, rx.TupleGetItem):
-            visit(e.tuple_value)
-    visit(func)
+    _collect_bound(func, found)
     return found
+
+
+def _collect_bound(e: rx.Expr, found: dict[int, rx.Expr]) -> None:
+    if isinstance(e, _NO_BINDINGS):
+        return
+    if isinstance(e, rx.SeqExpr):
+        for block in e.blocks:
+            for b in block.bindings:
+                if isinstance(b, rx.VarBinding):
+                    found[id(b.var)] = b.value
+                _collect_bound(b.value, found)
+        _collect_bound(e.body, found)
+    elif isinstance(e, rx.Function):
+        _collect_bound(e.body, found)
+    elif isinstance(e, rx.If):
+        _collect_bound(e.cond, found)
+        _collect_bound(e.true_branch, found)
+        _collect_bound(e.false_branch, found)
+    elif isinstance(e, rx.Call):
+        for a in e.args:  # a callee variable is a leaf
+            _collect_bound(a, found)
+    elif isinstance(e, rx.Tuple):
+        for f in e.fields:
+            _collect_bound(f, found)
+    elif isinstance(e, rx.TupleGetItem):
+        _collect_bound(e.tuple_value, found)
 
 
 def _holds_bindings(e: rx.Expr) -> bool:
@@ -500,12 +506,4 @@ def _item_of(value: rx.Expr, t: rx.Var) -> int | None:
 
 
 def _symbols_in_sinfo(s: si.StructInfo) -> list[P.Var]:
-    found: dict[int, P.Var] = {}
-
-    class _Walk(SymbolRewriter):
-        def prim(self, e):
-            for v in P.free_vars(e):
-                found.setdefault(id(v), v)
-            return e
-    _Walk().sinfo(s)
-    return list(found.values())
+    return list(sinfo_symbols(s).values())

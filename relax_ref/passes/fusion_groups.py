@@ -67,11 +67,7 @@ def block_graph(bindings, mod: rx.IRModule, weight_params: set[int]) -> list[Nod
     patterns: dict[str, OpPattern] = {}  # PrimFunc name -> its kind, read once
 
     def edge(e: rx.Expr, to: int, pattern: OpPattern) -> None:
-        if isinstance(e, rx.Tuple):
-            for f in e.fields:
-                edge(f, to, pattern)
-        elif isinstance(e, rx.Var) and id(e) in index:
-            nodes[index[id(e)]].outputs.append((to, pattern))
+        _edge(nodes, index, e, to, pattern)
 
     for i, b in enumerate(bindings):
         if isinstance(b, rx.MatchCast):  # Opaque, and TVM draws no edge into it
@@ -102,15 +98,33 @@ def block_graph(bindings, mod: rx.IRModule, weight_params: set[int]) -> list[Nod
     return nodes
 
 
-def _vars_in(e: rx.Expr) -> list[rx.Var]:
-    found: list[rx.Var] = []
+def _edge(nodes: list[Node], index: dict[int, int], e: rx.Expr, to: int,
+          pattern: OpPattern) -> None:
+    """An edge into node ``to`` from each binding of the block ``e`` reads (through
+    tuples)."""
+    if isinstance(e, rx.Tuple):
+        for f in e.fields:
+            _edge(nodes, index, f, to, pattern)
+    elif isinstance(e, rx.Var) and id(e) in index:
+        nodes[index[id(e)]].outputs.append((to, pattern))
 
-    class _Walk(Rewriter):
-        def use(self, v):
-            found.append(v)
-            return v
-    _Walk().expr(e)
-    return found
+
+def _vars_in(e: rx.Expr) -> list[rx.Var]:
+    walk = _VarUses()
+    walk.expr(e)
+    return walk.found
+
+
+class _VarUses(Rewriter):
+    """Every use of a variable, in the order the traversal meets them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[rx.Var] = []
+
+    def use(self, v):
+        self.found.append(v)
+        return v
 
 
 # -- the post-dominator tree ---------------------------------------------------------------------
@@ -191,6 +205,32 @@ class _Groups:
             self.pattern[parent] = max(self.pattern[child], self.pattern[parent])
 
 
+# The recursive walks of ``partition`` (module functions, so that no closure refers to
+# itself: passes run with cycle collection paused, PASS-pipe-2).
+
+def _path_ok(nodes: list[Node], groups: _Groups, i: int, sink: int, ok,
+             seen: set[int]) -> bool:
+    """Every node from ``i`` to ``sink`` (both included) has a kind ``ok`` allows."""
+    if i in seen:
+        return True
+    seen.add(i)
+    if not ok(groups.pattern[groups.root(i)], i == sink):
+        return False
+    if i == sink:
+        return True
+    return all(_path_ok(nodes, groups, o, sink, ok, seen) for o, _ in nodes[i].outputs)
+
+
+def _count_upto_sink(nodes: list[Node], groups: _Groups, i: int, sink: int,
+                     seen: set[int]) -> int:
+    """The sizes of the nodes from ``i`` up to ``sink`` (excluded), as TVM counts them."""
+    if i == sink or i in seen:
+        return 0
+    seen.add(i)
+    return groups.size[i] + sum(_count_upto_sink(nodes, groups, o, sink, seen)
+                                for o, _ in nodes[i].outputs)
+
+
 def partition(nodes: list[Node], max_fuse_depth: int = MAX_FUSE_DEPTH) -> list[int]:
     """PASS-fuse-2, -3: the group (a root node index) of each node."""
     groups = _Groups(nodes)
@@ -198,17 +238,7 @@ def partition(nodes: list[Node], max_fuse_depth: int = MAX_FUSE_DEPTH) -> list[i
 
     def check_path(src: int, sink: int, ok) -> bool:
         seen: set[int] = set()
-
-        def visit(i: int) -> bool:
-            if i in seen:
-                return True
-            seen.add(i)
-            if not ok(groups.pattern[groups.root(i)], i == sink):
-                return False
-            if i == sink:
-                return True
-            return all(visit(o) for o, _ in nodes[i].outputs)
-        return all(visit(o) for o, _ in nodes[src].outputs)
+        return all(_path_ok(nodes, groups, o, sink, ok, seen) for o, _ in nodes[src].outputs)
 
     def commit(src: int, sink: int) -> None:
         target = sink
@@ -223,14 +253,7 @@ def partition(nodes: list[Node], max_fuse_depth: int = MAX_FUSE_DEPTH) -> list[i
             pending.extend(o for o, _ in nodes[i].outputs)
 
     def count_upto_sink(src: int, sink: int) -> int:
-        seen: set[int] = set()
-
-        def visit(i: int) -> int:
-            if i == sink or i in seen:
-                return 0
-            seen.add(i)
-            return groups.size[i] + sum(visit(o) for o, _ in nodes[i].outputs)
-        return visit(src)
+        return _count_upto_sink(nodes, groups, src, sink, set())
 
     def fits(i: int, parent: int) -> bool:
         """PASS-fuse-3: TVM's max fuse depth. Asked only of a fusion about to be made:

@@ -46,40 +46,37 @@ def global_uses(mod: rx.IRModule) -> dict[str, GlobalUses]:
     return out
 
 
-def _references(func: rx.Function, caller: str, out: dict[str, GlobalUses]) -> None:
-    """Record in ``out`` what ``func`` refers to, as a Rewriter meets it: a GlobalVar
-    met as an expression is a value use; the callee of a call is a call (a Rewriter does
-    not visit it as an expression). Only what can hold a GlobalVar is looked into."""
-
-    def visit(e) -> None:
-        if isinstance(e, rx.GlobalVar):
-            if e.name_hint in out:
-                out[e.name_hint].values.append(caller)
-        elif isinstance(e, _LEAVES):
-            return
-        elif isinstance(e, rx.Call):
-            op = e.op
-            if isinstance(op, rx.GlobalVar) and op.name_hint in out:
-                out[op.name_hint].calls.append(caller)
-            for a in e.args:
-                visit(a)
-        elif isinstance(e, rx.Tuple):
-            for f in e.fields:
-                visit(f)
-        elif isinstance(e, rx.TupleGetItem):
-            visit(e.tuple_value)
-        elif isinstance(e, rx.If):
-            visit(e.cond)
-            visit(e.true_branch)
-            visit(e.false_branch)
-        elif isinstance(e, rx.SeqExpr):
-            for block in e.blocks:
-                for b in block.bindings:
-                    visit(b.value)
-            visit(e.body)
-        elif isinstance(e, rx.Function):
-            visit(e.body)
-    visit(func)
+def _references(e: rx.Expr, caller: str, out: dict[str, GlobalUses]) -> None:
+    """Record in ``out`` what ``e`` refers to, as a Rewriter meets it: a GlobalVar met
+    as an expression is a value use; the callee of a call is a call (a Rewriter does not
+    visit it as an expression). Only what can hold a GlobalVar is looked into."""
+    if isinstance(e, rx.GlobalVar):
+        if e.name_hint in out:
+            out[e.name_hint].values.append(caller)
+    elif isinstance(e, _LEAVES):
+        return
+    elif isinstance(e, rx.Call):
+        op = e.op
+        if isinstance(op, rx.GlobalVar) and op.name_hint in out:
+            out[op.name_hint].calls.append(caller)
+        for a in e.args:
+            _references(a, caller, out)
+    elif isinstance(e, rx.Tuple):
+        for f in e.fields:
+            _references(f, caller, out)
+    elif isinstance(e, rx.TupleGetItem):
+        _references(e.tuple_value, caller, out)
+    elif isinstance(e, rx.If):
+        _references(e.cond, caller, out)
+        _references(e.true_branch, caller, out)
+        _references(e.false_branch, caller, out)
+    elif isinstance(e, rx.SeqExpr):
+        for block in e.blocks:
+            for b in block.bindings:
+                _references(b.value, caller, out)
+        _references(e.body, caller, out)
+    elif isinstance(e, rx.Function):
+        _references(e.body, caller, out)
 
 
 # expressions without a GlobalVar inside (a call's callee variable is a local one)

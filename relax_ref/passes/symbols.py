@@ -315,6 +315,14 @@ def symbols_of(e: rx.Function | rx.Expr) -> Symbols:
     return c.out
 
 
+def sinfo_symbols(s: si.StructInfo | None) -> dict[int, P.Var]:
+    """The symbolic variables ``s`` mentions (id -> variable), in the order
+    ``map_sinfo`` meets them."""
+    c = _CollectSymbols()
+    c.sinfo(s)
+    return c.out.used
+
+
 def fresh_symbols(symbols) -> dict[P.Var, P.Var]:
     """A fresh variable, of the same name and kind, for each of ``symbols``."""
     return {v: P.Var(v.name, v.dtype, v.size_var, span=v.span) for v in symbols}
