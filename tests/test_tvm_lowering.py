@@ -117,9 +117,6 @@ KNOWN_LOWERED = {
     "reverse_sequence_lengths_mismatch": (TRAP_KIND, "too few seq_lengths: the kernel's "
                                                      "load past their end, not shape_mismatch"),
     # Ours.
-    **{name: (OURS, "TVM's searchsorted kernel uses T.alloc_local, which our parser does "
-                    "not read") for name in ("bucketize_left", "bucketize_right",
-                                             "bucketize_int32_out")},
     **{name: (OURS, "TVM's argsort/gather kernels declare buffers our parser does not read "
                     "(SYN-tir-7: no data variable)") for name in (
         "median_axis1", "median_all_keepdims", "median_nan_last", "median_empty_row")},

@@ -7,6 +7,8 @@ implicit root block that TVM gives it (printed as the comment ``# with T.sblock(
 """
 from __future__ import annotations
 
+import dataclasses
+
 from dataclasses import dataclass
 
 from lark import Tree
@@ -23,6 +25,8 @@ from .scope import is_scalar_dtype_name, ModuleEnv, Namespace, Reader
 from .tir_blocks import TRUE, LoopsAndBlocks, _BlockFrame, _sub
 
 ALLOC_NAMES = ("sblock_alloc_buffer", "alloc_buffer")
+#: SYN-tir-alloc-1: statement-level allocations in a memory scope, by name.
+SCOPED_ALLOCS = {"alloc_local": "local", "alloc_shared": "shared"}
 BLOCK_ATTR_NAMES = ("sblock_attr", "block_attr")
 
 
@@ -385,6 +389,15 @@ class TirReader(LoopsAndBlocks, Reader):
                 return None
             if fname == "decl_buffer":
                 buf = self.buffer_decl(name, args, kwargs, value_node, "decl")
+                self.bind(name, buf, target)
+                return _TakesRest(tir.DeclBuffer(buf, self.block_body(rest), span=span))
+            if fname in SCOPED_ALLOCS:
+                # SYN-tir-alloc-1: TVM 0.27's statement-level allocation in a memory scope
+                # (``T.alloc_local``, ``T.alloc_shared``): a buffer allocated for the rest
+                # of the enclosing body (T.decl_buffer's form: with data= it views that).
+                buf = self.buffer_decl(name, args, kwargs, value_node, "decl")
+                if not any(k == "scope" for k, _ in kwargs) and len(args) <= 5:
+                    buf = dataclasses.replace(buf, scope=SCOPED_ALLOCS[fname])
                 self.bind(name, buf, target)
                 return _TakesRest(tir.DeclBuffer(buf, self.block_body(rest), span=span))
             if fname == "allocate":

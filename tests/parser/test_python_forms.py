@@ -203,3 +203,55 @@ def test_emit_te_is_a_located_error_naming_the_fix():
 def test_r_shape_expr_is_r_shape():
     assert_structural_equal(parse(RELAX.format(call="R.ShapeExpr([4])")),
                             parse(RELAX.format(call="R.shape([4])")))
+
+
+# TVM 0.27's lowering of bucketize, as it prints it (a binary search per element).
+SEARCH = '''
+n = TypeVar("n")
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def search(b: T.Buffer((T.int64(4),), "float32"), x: T.Buffer((n,), "float32"), out: T.Buffer((n,), "int64")):
+        T.func_attr({"tirx.noalias": True})
+        with T.sblock("search"):
+            T.reads()
+            T.writes()
+            for v in T.parallel(n):
+                lo = T.alloc_local((T.int64(1),), "int64")
+                hi = T.alloc_local((T.int64(1),), "int64")
+                lo[T.int64(0)] = T.int64(0)
+                hi[T.int64(0)] = T.int64(4)
+                while lo[T.int64(0)] < hi[T.int64(0)]:
+                    if b[lo[T.int64(0)] + (hi[T.int64(0)] - lo[T.int64(0)] >> T.int64(1))] < x[v]:
+                        lo[T.int64(0)] = lo[T.int64(0)] + (hi[T.int64(0)] - lo[T.int64(0)] >> T.int64(1)) + T.int64(1)
+                    else:
+                        hi[T.int64(0)] = lo[T.int64(0)] + (hi[T.int64(0)] - lo[T.int64(0)] >> T.int64(1))
+                out[v] = lo[T.int64(0)]
+
+    @R.function
+    def main(x: R.Tensor((n,), dtype="float32"), b: R.Tensor((4,), dtype="float32")) -> R.Tensor((n,), dtype="int64"):
+        cls = Module
+        y = R.call_tir(cls.search, (b, x), out_ty=R.Tensor((n,), dtype="int64"))
+        return y
+'''
+
+
+def test_alloc_local_is_a_local_allocation_for_the_rest_of_the_body():
+    import numpy as np
+
+    import relax_ref
+    from relax_ref.ir import tir
+    from relax_ref.parser.printer import print_module
+
+    mod = relax_ref.check(parse(SEARCH))
+    decls = [s for s in _stmts(mod.functions["search"].body) if isinstance(s, tir.DeclBuffer)]
+    assert [(d.buffer.scope, d.buffer.data) for d in decls] == [("local", None)] * 2
+    x = np.array([-1.0, 0.0, 0.5, 2.5, 9.0], "float32")
+    b = np.array([0.0, 1.0, 2.0, 3.0], "float32")
+    np.testing.assert_array_equal(relax_ref.run(mod, x, b), np.searchsorted(b, x))
+    assert_structural_equal(relax_ref.check(parse(print_module(mod))), mod)
+
+
+def _stmts(s):
+    from relax_ref.ir.uses import tir_nodes
+    return list(tir_nodes(s))
