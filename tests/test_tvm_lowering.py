@@ -117,18 +117,18 @@ KNOWN_LOWERED = {
     "reverse_sequence_lengths_mismatch": (TRAP_KIND, "too few seq_lengths: the kernel's "
                                                      "load past their end, not shape_mismatch"),
     # Ours.
-    **{name: (OURS, "TVM's argsort/gather kernels declare buffers our parser does not read "
-                    "(SYN-tir-7: no data variable)") for name in (
-        "median_axis1", "median_all_keepdims", "median_nan_last", "median_empty_row")},
+    "median_all_keepdims": (TVM_BUG, "keepdims=True without an axis lowers to a (1,) "
+                                     "result, not (1, 1)"),
+    "median_nan_last": (TVM_BUG, "the kernel argsorts with tvm.contrib.sort.argsort, whose "
+                                 "< comparison orders no NaN: the result is unspecified, a "
+                                 "trap here (EXEC-tir-packed-4)"),
     "arange_prim_step": (OURS, "TVM's shape ceil(6.0 / float32(s)) casts from float32, "
                                "which our evaluation of dimensions refuses (EXEC-sym-1)"),
     "roi_align_aligned_empty_grid": (TVM_BUG, "an empty sampling grid never runs its T.init; "
                                               "output unwritten (vision.md EXEC-vision-roi-3)"),
-    **{name: (OURS, "TVM's NMS kernels declare buffers our parser does not read (SYN-tir-7: "
-                    "no data variable)") for name in (
-        "non_max_suppression_force", "non_max_suppression_per_class", "non_max_suppression_soft",
-        "non_max_suppression_valid_count_too_large", "all_class_non_max_suppression_onnx",
-        "all_class_non_max_suppression_tensorflow")},
+    "all_class_non_max_suppression_onnx": (TVM_BUG, "the ONNX-format result has as many rows "
+                                                    "as boxes selected (4, 3), not the "
+                                                    "deduced (6, 3) padded with zeros"),
 }
 
 # CONF-lower-2: cases whose lowered text TVM does not read though it reads the case's

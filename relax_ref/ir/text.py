@@ -66,6 +66,7 @@ FIXED_DTYPE_INTRINSICS = {
     "anylist_getitem": HANDLE,
     "anylist_resetitem": INT32, "anylist_setitem_call_packed": INT32,
     "anylist_setitem_call_cpacked": INT32,
+    "tvm_stack_make_array": HANDLE, "tvm_stack_make_shape": HANDLE,  # SYN-tir-packed-1
 }
 # Intrinsics that TVMScript writes with the result dtype as last argument.
 DTYPE_LAST_INTRINSICS = ("tvm_struct_get",)

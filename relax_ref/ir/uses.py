@@ -124,6 +124,10 @@ def _stored_storage(func: tir.PrimFunc) -> set:
     for node in tir_nodes(func.body):
         if isinstance(node, tir.BufferStore):
             stored.add(_storage_key(node.buffer))
+        elif isinstance(node, P.Call) and node.op == "tir.call_packed":
+            # A packed call may write every array it is given (EXEC-tir-packed-1).
+            stored.update(a.args[0] for a in node.args if isinstance(a, P.Call) and
+                          a.op == "tir.tvm_stack_make_array" and a.args)
         elif isinstance(node, tir.MatchBufferRegion):
             views.append(node)
     # A store into a match_buffer view stores into the region's buffer (views of views

@@ -595,7 +595,7 @@ class TirReader(LoopsAndBlocks, Reader):
 
     def attribute(self, base, name: str, node):
         """A buffer's fields, as TVM's Buffer has them: ``A.shape``, ``A.dtype``,
-        ``A.data``, ``A.strides``, ``A.elem_offset``, ``A.scope`` (SYN-tir-7)."""
+        ``A.data``, ``A.strides``, ``A.elem_offset``, ``A.scope`` (SYN-tir-7, SYN-tir-data-1)."""
         if isinstance(base, tir.Buffer):
             if name == "shape":
                 return tuple(base.shape)
@@ -608,10 +608,7 @@ class TirReader(LoopsAndBlocks, Reader):
             if name == "elem_offset":
                 return base.elem_offset if base.elem_offset is not None else pb.literal(0, INT32)
             if name == "data":
-                if base.data is None:
-                    raise self.error(f"buffer {base.name!r} has no data variable here; declare "
-                                     f"it with data=", node, rule="SYN-tir-7")
-                return base.data
+                return buffer_data(base)
         return super().attribute(base, name, node)
 
     def subscript(self, base, subs: list, node):
@@ -780,3 +777,16 @@ def _rename_buffer(buf: tir.Buffer, name: str) -> tir.Buffer:
     return tir.Buffer(name, buf.shape, buf.dtype, buf.data, buf.strides, buf.elem_offset,
                       buf.scope, buf.align, buf.offset_factor, buf.axis_separators,
                       span=buf.span)
+
+
+def buffer_data(buf: tir.Buffer) -> P.Var:
+    """SYN-tir-data-1: ``A.data``, the handle of A's memory. In TVM every buffer has one;
+    a buffer declared without ``data=`` (a parameter's ``T.Buffer``, a
+    ``T.sblock_alloc_buffer``) gets its own handle variable at the first ``.data`` read,
+    kept on the buffer so that every read is the same variable. The buffer is still
+    being read (nothing outside this parse holds it) and nodes hash by identity, so
+    completing it here changes no key; its declaration still prints without ``data=``
+    and the variable prints as ``A.data``."""
+    if buf.data is None:
+        object.__setattr__(buf, "data", P.Var(buf.name, HANDLE, span=buf.span))
+    return buf.data

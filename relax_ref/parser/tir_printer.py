@@ -42,6 +42,12 @@ class TirPrinter(TirPrimPrinter):
             self.declared.append(f"{name} = {self.t(str(var.dtype))}()")
         return name
 
+    def var_name(self, var: P.Var) -> str:
+        # A buffer's data handle read in an expression prints as ``A.data`` (SYN-tir-data-1).
+        if var.dtype.is_handle and self.names.get(var) is None and id(var) in self.data_owner:
+            return self.data_owner[id(var)]
+        return super().var_name(var)
+
     def dim(self, e: P.PrimExpr) -> str:
         # A scalar parameter used by an earlier parameter's buffer is quoted, as TVM
         # quotes it: the name is not bound yet where it is read.
@@ -208,7 +214,13 @@ class TirPrinter(TirPrimPrinter):
             self.stmt(s.body, indent, out)
             self.names.pop()
         elif isinstance(s, tir.DeclBuffer):
-            call = self._buffer_call("decl_buffer", s.buffer, always_dtype=False, with_data=True)
+            # A data variable not met before is the buffer's own handle (SYN-tir-data-1):
+            # the declaration makes it, so it prints without ``data=``.
+            data = s.buffer.data
+            own = data is not None and self.names.get(data) is None and \
+                id(data) not in self.data_owner
+            call = self._buffer_call("decl_buffer", s.buffer, always_dtype=False,
+                                     with_data=not own)
             self.names.push()
             out.append(f"{pad}{self._define_buffer(s.buffer)} = {call}")
             self.stmt(s.body, indent, out)

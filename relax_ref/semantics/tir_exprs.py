@@ -27,6 +27,7 @@ from relax_ref.numerics import (
     wrap_int,
 )
 from relax_ref.solver.evaluate import dtype_range
+from relax_ref.semantics.tir_packed import PACKED_INTRINSICS
 
 
 class _Return(Exception):
@@ -388,14 +389,16 @@ _INTRINSICS: dict[str, Callable] = {
     "reinterpret": _i_reinterpret, "likely": _i_likely, "if_then_else": _i_if_then_else,
     "max_value": _i_extreme, "min_value": _i_extreme, "infinity": _i_extreme,
     "neg_infinity": _i_extreme, "ret": _i_ret,
+    **PACKED_INTRINSICS,
 }
-# Intrinsics the vectorized path may meet (``ret`` leaves the function: scalar only).
-_VECTOR_INTRINSICS = frozenset(_INTRINSICS) - {"ret"}
+# Intrinsics the vectorized path may meet (``ret`` leaves the function, a packed call
+# works on whole arrays: scalar only).
+_VECTOR_INTRINSICS = frozenset(_INTRINSICS) - {"ret"} - set(PACKED_INTRINSICS)
 
 
-# Pure for WF-pure-4: those evaluated here, and reads TVM marks kReadState (a DLTensor's
-# fields), which the interpreter does not evaluate.
-_PURE_INTRINSICS = frozenset(_INTRINSICS) | {"tvm_struct_get"}
+# Pure for WF-pure-4: those evaluated here but a packed call (it writes its arrays), and
+# reads TVM marks kReadState (a DLTensor's fields), which the interpreter does not evaluate.
+_PURE_INTRINSICS = frozenset(_INTRINSICS) - {"call_packed"} | {"tvm_struct_get"}
 
 
 def prim_func_is_pure(func: tir.PrimFunc) -> bool:

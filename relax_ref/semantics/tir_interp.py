@@ -486,7 +486,9 @@ class _Machine(VectorPath):
         for buf in block.alloc_buffers:
             shape = tuple(self.to_int(d, buf) for d in buf.shape)
             _require_compact(buf, shape, self, s)
-            self.buffers[buf] = self._fresh(shape, buf.dtype, buf.name, buf)
+            arr = self.buffers[buf] = self._fresh(shape, buf.dtype, buf.name, buf)
+            if buf.data is not None:  # its handle, read as A.data (SYN-tir-data-1)
+                self.storage[buf.data] = arr.reshape(-1)
         # EXEC-tir-block-5: match_buffers view regions of other buffers.
         matched_vars: list[P.Var] = []
         for mb in block.match_buffers:
@@ -501,6 +503,8 @@ class _Machine(VectorPath):
             env.pop(var, None)
         for buf in block.alloc_buffers:
             self.buffers.pop(buf, None)
+            if buf.data is not None:
+                self.storage.pop(buf.data, None)
         for mb in block.match_buffers:
             self.buffers.pop(mb.buffer, None)
 

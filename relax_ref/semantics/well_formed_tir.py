@@ -91,7 +91,9 @@ class _TirChecker:
             self.expr(e, span)
         if buf.elem_offset is not None:
             self.expr(buf.elem_offset, span)
-        if buf.data is not None:
+        if buf.data is not None and id(buf.data) not in self.defined:
+            self.define(buf.data, "data", span)  # the buffer's own handle (SYN-tir-data-1)
+        elif buf.data is not None:
             self.expr(buf.data, span)
         self.buffers.add(id(buf))
         self.log.append(("buf", id(buf)))

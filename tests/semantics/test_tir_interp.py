@@ -1770,12 +1770,13 @@ def test_every_code_pointer_of_the_tir_spec_names_a_definition():
     that implement it: each name is defined in the TIR modules (a function, a table, a
     class, or a method of the machine)."""
     from relax_ref.semantics import (
-        memory, tir_exprs, tir_vector, tir_vector_arrays, tir_vector_nests,
+        memory, tir_exprs, tir_packed, tir_vector, tir_vector_arrays, tir_vector_nests,
     )
 
     spec = (Path(__file__).resolve().parents[2] / "spec" / "tir_semantics.md").read_text()
     modules = {"memory": memory, "tir_exprs": tir_exprs, "tir_vector": tir_vector,
-               "tir_vector_arrays": tir_vector_arrays, "tir_vector_nests": tir_vector_nests}
+               "tir_vector_arrays": tir_vector_arrays, "tir_vector_nests": tir_vector_nests,
+               "tir_packed": tir_packed}
     classes = {"_Machine": tir_interp._Machine, "VectorPath": tir_vector.VectorPath,
                "Evaluator": tir_exprs.Evaluator}
     names = [name for group in re.findall(r"\*\* \(([^)]*)\)", spec)
