@@ -252,3 +252,32 @@ def test_an_unknown_packed_function_is_named():
     err = fails(text, np.zeros((2, 4), np.float32), np.zeros((2, 4), np.int64))
     assert (err.rule, err.check) == ("EXEC-tir-packed-1", "unsupported")
     assert "'tvm.contrib.sort.shuffle'" in str(err)
+
+
+@pytest.mark.parametrize("mode", ["scalar", "vectorized", "auto"])
+def test_descriptors_at_element_offsets_in_a_loop(mode):
+    """One row per iteration through elem_offset; a loop holding a packed call runs on
+    the scalar path in every mode (EXEC-tir-packed-1)."""
+    text = '''
+@T.prim_func
+def f(A: T.Buffer((2, 3), "float32"), I: T.Buffer((2, 3), "int32")):
+    for r in range(2):
+        T.evaluate(T.call_packed("tvm.contrib.sort.argsort", T.tvm_stack_make_array(A.data, T.tvm_stack_make_shape(3), 0, 1, T.float32(0.0), r * 3), T.tvm_stack_make_array(I.data, T.tvm_stack_make_shape(3), 0, 1, 0, r * 3), 0, T.bool(False)))
+'''
+    idx = np.zeros((2, 3), np.int32)
+    run_prim_func(one(text), [np.array([[1, 2, 3], [3, 1, 2]], np.float32), idx], mode=mode)
+    assert idx.tolist() == [[2, 1, 0], [0, 2, 1]]
+
+
+def test_a_packed_call_writing_a_read_only_argument_traps():
+    """EXEC-tir-bind-4 through a packed call: the sort's output is the function's own
+    (read-only) input, which the caller's array must survive."""
+    text = module('A: T.Buffer((T.int64(3),), "float32")',
+                  f'T.call_packed("tvm.contrib.sort.sort", {arr("A", (3,))}, {arr("A", (3,))}, '
+                  f'0, T.bool(True))')
+    a = np.array([3, 1, 2], np.float32)
+    a.setflags(write=False)
+    with pytest.raises(RuntimeCheckError) as err:
+        run_prim_func(one(text), [a])
+    assert (err.value.check, err.value.rule) == ("read_only", "EXEC-tir-bind-4")
+    assert a.tolist() == [3, 1, 2]
