@@ -1,6 +1,6 @@
 """Helpers of the backend tests: the PrimFuncs LegalizeOps writes for a module, random
-arguments for a PrimFunc (symbolic variables given values), the ULP distance, and the
-check that a kernel pipeline computes what the TIR interpreter computes.
+arguments for a PrimFunc (symbolic variables given values), and the check that a
+kernel pipeline computes what the TIR interpreter computes (BE-run-1's comparison).
 
 The interpreter is the reference everywhere (DESIGN.md section 2a): the unscheduled
 PrimFunc run by ``run_prim_func`` on the same arguments.
@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 
 import relax_ref
+# BE-run-1's comparison is the device host's, so the tests and the host judge alike.
+from relax_ref.backends.runtime_host import ULP_BOUND, difference, uses_inexact_math
 from relax_ref.errors import RelaxError
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import tir
@@ -21,15 +23,6 @@ from relax_ref.solver.evaluate import evaluate_int
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFORMANCE_OPS = ROOT / "conformance" / "ops"
-
-#: Transcendental kernels on a device are within this many units in the last place of
-#: the interpreter's (correctly rounded) result: of the element, or of the output's
-#: largest magnitude (an error carried through a sum scales with the sum) (BE-run-1).
-ULP_BOUND = 4
-#: Math functions whose device result may differ from the correctly rounded one.
-INEXACT = {"exp", "exp2", "exp10", "log", "log2", "log10", "log1p", "expm1", "erf", "tanh",
-           "sqrt", "sin", "cos", "tan", "sinh", "cosh", "asin", "acos", "atan", "asinh",
-           "acosh", "atanh", "pow", "atan2", "hypot", "rsqrt", "sigmoid"}
 
 
 def legalized(text: str) -> dict[str, tir.PrimFunc]:
@@ -167,27 +160,11 @@ def args_and_reference(func: tir.PrimFunc, rng, sizes=None):
                          f"{', '.join(map(str, INT_RANGES))})")
 
 
-def uses_inexact_math(func: tir.PrimFunc) -> bool:
-    from relax_ref.ir.uses import tir_nodes
-    return any(isinstance(n, P.Call) and n.op.split(".")[-1] in INEXACT
-               for n in tir_nodes(func.body))
-
-
-def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Per element, |a - b| in units in the last place of ``a``'s type at the larger
-    magnitude (0 where both are the same NaN position or equal)."""
-    wide = a.astype(np.float64), b.astype(np.float64)
-    both_nan = np.isnan(wide[0]) & np.isnan(wide[1])
-    diff = np.abs(wide[0] - wide[1])
-    scale = np.maximum(np.abs(wide[0]), np.abs(wide[1])).astype(a.dtype)
-    ulp = np.spacing(scale).astype(np.float64)
-    out = np.where(diff == 0, 0.0, diff / ulp)
-    return np.where(both_nan, 0.0, out)
-
-
 def assert_same(ref: list, got: list, func: tir.PrimFunc, what: str) -> float:
-    """Exact equality, or within ULP_BOUND for a kernel with transcendental math;
-    returns the largest ULP distance seen."""
+    """Exact equality, or within ULP_BOUND for a kernel with transcendental math
+    (``difference``: of the element or of the output's largest magnitude; equal
+    infinities and NaN against NaN are no difference); returns the largest ULP
+    distance seen."""
     inexact = uses_inexact_math(func)
     worst = 0.0
     for k, (x, y) in enumerate(zip(ref, got)):
@@ -198,14 +175,8 @@ def assert_same(ref: list, got: list, func: tir.PrimFunc, what: str) -> float:
         assert inexact and x.dtype.kind == "f", (
             f"{what}: argument {k} differs from the interpreter (exact expected):\n"
             f"interpreter {x.reshape(-1)[:8]}\ndevice      {y.reshape(-1)[:8]}")
-        d = ulp_distance(x, y)
-        finite = np.abs(x[np.isfinite(x)])
-        if finite.size:
-            scale = np.spacing(finite.max().astype(x.dtype)).astype(np.float64)
-            carried = np.abs(x.astype(np.float64) - y.astype(np.float64)) / scale
-            d = np.minimum(d, np.where(np.isnan(carried), d, carried))
-        worst = max(worst, float(d.max()))
-        assert d.max() <= ULP_BOUND, (
-            f"{what}: argument {k} is {d.max():.1f} ULP from the interpreter "
-            f"(bound {ULP_BOUND})")
+        _, ulps, within = difference(x, y)
+        worst = max(worst, ulps)
+        assert within, (f"{what}: argument {k} is {ulps:.1f} ULP from the interpreter "
+                        f"(bound {ULP_BOUND})")
     return worst
