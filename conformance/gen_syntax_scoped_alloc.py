@@ -1,0 +1,51 @@
+"""A conformance case of the `syntax` area for TVM 0.27's statement-level scoped
+allocations (spec/syntax.md SYN-tir-alloc-1): ``T.alloc_local`` in the binary search
+TVM's lowering of ``bucketize`` writes. The expected output is NumPy's searchsorted."""
+from __future__ import annotations
+
+import numpy as np
+
+from generate import Case, ok, tensor
+
+AREA = "syntax"
+
+TEXT = '''n = TypeVar("n")
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def lower_bound(edges: T.Buffer((T.int64(5),), "float32"), x: T.Buffer((n,), "float32"), out: T.Buffer((n,), "int64")):
+        T.func_attr({"tirx.noalias": True})
+        with T.sblock("lower_bound"):
+            T.reads()
+            T.writes()
+            for v in T.parallel(n):
+                lo = T.alloc_local((T.int64(1),), "int64")
+                hi = T.alloc_local((T.int64(1),), "int64")
+                lo[T.int64(0)] = T.int64(0)
+                hi[T.int64(0)] = T.int64(5)
+                while lo[T.int64(0)] < hi[T.int64(0)]:
+                    mid: T.int64 = lo[T.int64(0)] + (hi[T.int64(0)] - lo[T.int64(0)] >> T.int64(1))
+                    if edges[mid] < x[v]:
+                        lo[T.int64(0)] = mid + T.int64(1)
+                    else:
+                        hi[T.int64(0)] = mid
+                out[v] = lo[T.int64(0)]
+
+    @R.function
+    def main(x: R.Tensor(("n",), dtype="float32"), edges: R.Tensor((5,), dtype="float32")) -> R.Tensor(("n",), dtype="int64"):
+        n = T.int64()
+        cls = Module
+        y = R.call_tir(cls.lower_bound, (edges, x), out_ty=R.Tensor((n,), dtype="int64"))
+        return y
+'''
+
+
+def cases() -> list[Case]:
+    edges = np.array([-1.0, 0.0, 0.5, 2.0, 3.0], dtype="float32")
+    x = np.array([-2.0, -1.0, 0.25, 0.5, 2.5, 7.0], dtype="float32")
+    expected = np.searchsorted(edges, x, side="left").astype("int64")
+    return [Case(AREA, "tir_alloc_local_binary_search", TEXT,
+                 runs=[ok([tensor(x), tensor(edges)], [tensor(expected)])],
+                 covers=["SYN-tir-alloc-1"],
+                 description="T.alloc_local cells of a binary search (TVM's lowered "
+                             "bucketize): a local buffer for the rest of the loop body.")]
