@@ -235,10 +235,66 @@ def _argsort_nms(args: list, e) -> None:
     out[...] = result.reshape(out.shape)
 
 
+_TOPK_KEYS = ("float16", "float32", "float64", "int8", "uint8", "int32", "int64")
+
+
+def _topk(args: list, e) -> None:
+    """``topk(input, outputs..., k, axis, ret_type, is_ascend)``: the first k of each
+    row's stable sorted order (TVM selects them with a heap ordered by value, then
+    position, and sorts them: the same k in the same order). ``ret_type`` "both" takes
+    a values and an indices output, "values" or "indices" one. A k below 1 means the
+    whole row. With k past the row's length only the row's length of positions is
+    written, as in TVM: the rest keep what they held (poison, for a fresh buffer)."""
+    name = "tvm.contrib.sort.topk"
+    if len(args) < 7 or not isinstance(args[-2], str):
+        raise _error(f"{name} takes (input, outputs..., k, axis, ret_type, is_ascend)", e,
+                     "signature", "EXEC-tir-packed-3")
+    ret_type = args[-2]
+    wanted = {"both": ("values", "indices"), "values": ("values",),
+              "indices": ("indices",)}.get(ret_type)
+    if wanted is None or len(args) != 6 + len(wanted):
+        raise _error(f"{name}: ret_type {ret_type!r} with {len(args) - 6} output arrays "
+                     f"(\"both\" takes values and indices, \"values\" or \"indices\" one)", e,
+                     "signature", "EXEC-tir-packed-3")
+    src = _arg(args, 1, StackArray, "an array", name, e)
+    outs = {what: _arg(args, 2 + i, StackArray, "an array", name, e)
+            for i, what in enumerate(wanted)}
+    k = _scalar(args, len(args) - 4, "k", name, e)
+    axis = _axis(_scalar(args, len(args) - 3, "the axis", name, e), src.array.ndim, name, e)
+    ascend = bool(_scalar(args, len(args) - 1, "is_ascend", name, e))
+    n = src.array.shape[axis]
+    k = n if k < 1 else k
+    key = str(src.dtype)
+    index_types = _ARGSORT_OUT + ((key,) if key in ("int8", "uint8") else ())
+    if key not in _TOPK_KEYS:
+        raise _error(f"{name}: unsupported input dtype {key}", e, "dtype_mismatch",
+                     "EXEC-tir-packed-3")
+    shape = src.array.shape[:axis] + (k,) + src.array.shape[axis + 1:]
+    for what, out in outs.items():
+        allowed = (key,) if what == "values" else index_types
+        if str(out.dtype) not in allowed:
+            raise _error(f"{name}: unsupported {what} dtype {out.dtype} for input {key}", e,
+                         "dtype_mismatch", "EXEC-tir-packed-3")
+        if out.array.shape != shape:
+            raise _error(f"{name}: {what} shape {out.array.shape}, expected {shape} (the "
+                         f"input's with k = {k} along axis {axis})", e, "shape_mismatch",
+                         "EXEC-tir-packed-3")
+    _no_nan(src.array, name, e)
+    order = np.take(stable_order(src.array, axis, ascend), range(min(k, n)), axis)
+    written = [slice(None)] * src.array.ndim
+    written[axis] = slice(0, min(k, n))
+    if "values" in outs:
+        outs["values"].array[tuple(written)] = np.take_along_axis(src.array, order, axis)
+    if "indices" in outs:
+        index = outs["indices"].array
+        index[tuple(written)] = order.astype(index.dtype)
+
+
 PACKED_TIR: dict[str, Callable[[list, P.Call], None]] = {
     "tvm.contrib.sort.argsort": _argsort,
     "tvm.contrib.sort.argsort_nms": _argsort_nms,
     "tvm.contrib.sort.sort": _sort,
+    "tvm.contrib.sort.topk": _topk,
 }
 
 
@@ -254,7 +310,8 @@ def _i_call_packed(m, e: P.Call):
         raise _error(f"T.call_packed: no packed function {name!r} in the reference TIR "
                      f"interpreter (it has {', '.join(sorted(PACKED_TIR))})", e,
                      "unsupported", "EXEC-tir-packed-1")
-    args = [name] + [m.eval(a) for a in e.args[1:]]
+    args = [name] + [a.value if isinstance(a, P.StringImm) else m.eval(a)
+                     for a in e.args[1:]]
     fn(args, e)
     return np.int32(0)
 

@@ -281,3 +281,62 @@ def test_a_packed_call_writing_a_read_only_argument_traps():
         run_prim_func(one(text), [a])
     assert (err.value.check, err.value.rule) == ("read_only", "EXEC-tir-bind-4")
     assert a.tolist() == [3, 1, 2]
+
+
+# ---------------------------------------------------------------------------------------
+# topk (TVM's DispatchSortScan lowers relax.topk on CPU to it)
+# ---------------------------------------------------------------------------------------
+
+def topk_module(ret_type: str, k: int, ascend: bool, out_k: int | None = None):
+    out_k = k if out_k is None else out_k
+    outs = {"both": [("V", "float32"), ("I", "int32")], "values": [("V", "float32")],
+            "indices": [("I", "int32")]}[ret_type]
+    params = ", ".join(['A: T.Buffer((T.int64(2), T.int64(4)), "float32")'] +
+                       [f'{b}: T.Buffer((T.int64(2), T.int64({out_k})), "{dt}")'
+                        for b, dt in outs])
+    arrays = ", ".join(arr(b, (2, out_k), dt, hint="0" if dt == "int32" else None)
+                       for b, dt in outs)
+    call = (f'T.call_packed("tvm.contrib.sort.topk", {arr("A", (2, 4))}, {arrays}, {k}, 1, '
+            f'"{ret_type}", T.bool({ascend}))')
+    return module(params, call)
+
+
+A_TOPK = np.array([[1, 3, 3, 0], [2, 2, 5, 2]], np.float32)
+
+
+def test_topk_both_largest_ties_by_position():
+    _, v, i = run(topk_module("both", 3, False), A_TOPK, np.zeros((2, 3), np.float32),
+                  np.zeros((2, 3), np.int32))
+    assert v.tolist() == [[3, 3, 1], [5, 2, 2]] and i.tolist() == [[1, 2, 0], [2, 0, 1]]
+
+
+def test_topk_values_smallest_and_indices_of_the_whole_row_for_k_0():
+    _, v = run(topk_module("values", 2, True), A_TOPK, np.zeros((2, 2), np.float32))
+    assert v.tolist() == [[0, 1], [2, 2]]
+    _, i = run(topk_module("indices", 0, True, out_k=4), A_TOPK, np.zeros((2, 4), np.int32))
+    assert i.tolist() == [[3, 0, 1, 2], [0, 1, 3, 2]]
+
+
+def test_topk_outputs_must_fit_k_and_ret_type():
+    err = fails(topk_module("values", 2, True, out_k=3), A_TOPK, np.zeros((2, 3), np.float32))
+    assert (err.rule, err.check) == ("EXEC-tir-packed-3", "shape_mismatch")
+    text = topk_module("both", 2, True).replace('"both"', '"values"')
+    err = fails(text, A_TOPK, np.zeros((2, 2), np.float32), np.zeros((2, 2), np.int32))
+    assert (err.rule, err.check) == ("EXEC-tir-packed-3", "signature")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("tvm") is None, reason="needs Apache TVM 0.27")
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int32", "int64"])
+def test_tvm_runtime_sorts_agree(dtype):
+    """TVM's own packed functions, called directly, on rows full of ties (and -0.0)."""
+    import tvm
+
+    rng = np.random.default_rng(7)
+    x = rng.integers(-2, 3, (3, 6)).astype(dtype)
+    if x.dtype.kind == "f":
+        x[0, ::2] = -0.0
+    for axis, ascend in ((1, True), (1, False), (0, False)):
+        out = tvm.runtime.empty(x.shape, "int64")
+        tvm.get_global_func("tvm.contrib.sort.argsort")(tvm.runtime.tensor(x), out, axis,
+                                                         ascend)
+        assert out.numpy().tolist() == stable_order(x, axis, ascend).tolist()
