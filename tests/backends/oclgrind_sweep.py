@@ -12,7 +12,9 @@ as shipped (BE-sched-9: its tiles, row trees); and, where the PrimFunc has symbo
 extents and multi-versioning writes a variant without bounds checks (BE-mv-1), that
 variant at sizes where its guard holds. Small on purpose, so that several work-groups
 and a partial last group are exercised in a slow simulator: ``THREADS`` threads per
-group and at most ``BLOCKS`` groups, symbolic dimensions from 1 to 5.
+group and at most ``BLOCKS`` groups, symbolic dimensions from 1 to 5. The conformance
+kernels run once more with SPECIAL float values (NaN, infinities, signed zeros,
+subnormals) among their inputs.
 
     python -m tests.backends.oclgrind_sweep [conformance|models|all] [-k TEXT] [-v]
 """
@@ -29,8 +31,8 @@ import numpy as np
 from relax_ref.errors import RelaxError
 from relax_ref.ir import tir
 
-from .kernels import (args_and_reference, assert_same, case_prim_funcs, conformance_cases,
-                      copy_args, symbolic_vars)
+from .kernels import (INT_RANGES, args_and_reference, assert_same, case_prim_funcs,
+                      conformance_cases, copy_args, random_args, reference, symbolic_vars)
 
 THREADS, BLOCKS, TREE_THREADS = 7, 3, 8
 #: Register tiles of BE-sched-7 at small sizes: 4 threads, each 2 rows x 3 columns.
@@ -251,23 +253,30 @@ def run_item(item: Item, platform: str, seen: dict | None = None) -> tuple[str, 
         if key in seen:
             return "skipped", "the same kernel as one run before"
         seen[key] = item.label
+    trees = any(a.dtype.is_float for a in _shared(scheduled))  # a tree's float fold
+    # The conformance kernels once more with special values, where the fold keeps its
+    # order (a tree's max of a NaN depends on the order, BE-sched-5).
+    runs = [(size, False) for size in sizes]
+    if item.source == "conformance" and not trees:
+        runs.append((sizes[0], True))
     ran = 0
-    for size in sizes:
+    for size, special in runs:
         try:
-            args, ref = args_and_reference(item.func, np.random.default_rng(7), size)
+            args, ref = inputs(item.func, size, special)
         except AssertionError:
             continue  # the interpreter traps at these sizes (an empty slice, ...)
         ran += 1
         out = copy_args(args)
-        what = f"{item.label} at {size}" if size else item.label
+        what = item.label + (f" at {size}" if size else "") + \
+            (" with special values" if special else "")
         try:
             run_opencl(prog, source, out, platform, variants=variants)
         except DeviceCheckError as err:
-            return "failed", f"at {size}: {err.report[:2000]}"
+            return "failed", f"{what}: {err.report[:2000]}"
         except Exception as err:  # a build or launch failure
             return "failed", f"{type(err).__name__}: {str(err)[:2000]}"
         try:
-            if any(a.dtype.is_float for a in _shared(scheduled)):  # a tree's float fold
+            if trees:
                 from .test_row_reduction import assert_close  # BE-sched-5's bound
                 assert_close(ref, out, item.func, what, exact=False, sizes=size)
             else:
@@ -277,6 +286,32 @@ def run_item(item: Item, platform: str, seen: dict | None = None) -> tuple[str, 
     if not ran:
         return "skipped", "the interpreter traps on every input drawn"
     return "clean", ""
+
+
+#: Float inputs with these in about a third of their elements: NaN, infinities, signed
+#: zeros, float32 subnormals, half's largest, huge values, ties for rounding.
+SPECIAL = (np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-40, -1e-40, 65504.0, 1e30, -1e30, 0.5,
+           1.5, 2.5, -2.5)
+
+
+def inputs(func: tir.PrimFunc, sizes: dict, special: bool = False):
+    """Arguments the interpreter runs without a trap, and its result (kernels.py's),
+    or with SPECIAL values among the floats."""
+    rng = np.random.default_rng(7)
+    if not special:
+        return args_and_reference(func, rng, sizes)
+    for ints in INT_RANGES:
+        args = random_args(func, rng, sizes, ints[:2], unit_floats=len(ints) > 2)
+        for a in args:
+            if isinstance(a, np.ndarray) and a.dtype.kind == "f" and a.size:
+                where = rng.random(a.shape) < 0.3
+                values = np.array(SPECIAL)[rng.integers(0, len(SPECIAL), a.shape)]
+                with np.errstate(over="ignore"):  # 1e30 in float16 is infinity
+                    a[where] = values[where].astype(a.dtype)
+        ref = reference(func, args)
+        if ref is not None:
+            return args, ref
+    raise AssertionError("the interpreter traps on every input drawn")
 
 
 def sweep(items: list[Item], platform: str, log=None) -> Summary:
