@@ -17,6 +17,7 @@ from relax_ref.ir import tir
 from relax_ref.ir.uses import stored_storage, tir_nodes
 from relax_ref.parser.builder import parse
 from relax_ref.semantics.tir_exprs import prim_func_is_pure
+from relax_ref.semantics.well_formed import check_well_formed
 from relax_ref.semantics.tir_interp import run_prim_func
 from relax_ref.semantics.tir_packed import stable_order
 
@@ -144,6 +145,7 @@ def test_buffer_data_is_one_variable_and_round_trips():
                if isinstance(n, P.Call) and n.op == "tir.tvm_stack_make_array"]
     a_data = func.buffer_of(func.params[0]).data
     assert len(handles) == 4 and handles[0] is handles[2] is a_data
+    assert not check_well_formed(parse(text))  # each buffer defines its own handle
     printed = parse(text).script()
     assert printed.count("A.data") == 2 and "data=" not in printed
     assert parse(printed).script() == printed
