@@ -9,6 +9,7 @@ from relax_ref.backends import lower as L
 from relax_ref.backends import nvrtc
 from relax_ref.backends.cuda import cuda_source
 from relax_ref.backends.gpu_schedule import ScheduleError, default_gpu_schedule
+from relax_ref.backends.schedule import device_schedule
 
 from .kernels import SAMPLE, case_prim_funcs, conformance_cases, multiply_add
 
@@ -17,8 +18,8 @@ if not nvrtc.available():
                 allow_module_level=True)
 
 
-def cuda_of(case: str, strict: bool = True) -> str:
-    progs = [L.lower_for_device(default_gpu_schedule(f, 1024), name)
+def cuda_of(case: str, strict: bool = True, schedule=default_gpu_schedule) -> str:
+    progs = [L.lower_for_device(schedule(f, 1024), name)
              for name, f in case_prim_funcs(case, strict)]
     return cuda_source(progs)
 
@@ -53,12 +54,21 @@ def test_a_broken_kernel_is_rejected_with_the_log():
     assert "broken.cu" in err.value.log and "threadIdx" in err.value.log
 
 
+def test_device_schedule_kernels_compile():
+    """The schedule emit and run use (BE-sched-9): a tiled matmul, an inlined chain."""
+    for case in ("matmul_symbolic", "act_leg_softmax_f16_sum", "add_broadcast_size1"):
+        nvrtc.compile_cuda(cuda_of(case, schedule=device_schedule), name=f"{case}.cu")
+
+
 @pytest.mark.slow
-def test_every_conformance_kernel_compiles():
+@pytest.mark.parametrize("schedule", [default_gpu_schedule, device_schedule],
+                         ids=["default", "device"])
+def test_every_conformance_kernel_compiles(schedule):
     failed = []
     for case in conformance_cases():
         try:
-            nvrtc.compile_cuda(cuda_of(case, strict=False), name=f"{case}.cu")
+            nvrtc.compile_cuda(cuda_of(case, strict=False, schedule=schedule),
+                               name=f"{case}.cu")
         except ScheduleError:
             continue
         except Exception as err:

@@ -11,6 +11,7 @@ import pytest
 import relax_ref
 from relax_ref.backends import lower as L
 from relax_ref.backends.gpu_schedule import default_gpu_schedule
+from relax_ref.backends.schedule import device_schedule
 from relax_ref.cli import main
 from relax_ref.ir import tir
 from relax_ref.semantics.normalize import normalize
@@ -66,9 +67,9 @@ def check_fused(path):
         out = copy_args(args)
         run_opencl(prog, opencl_source([prog]), out)
         assert_same(ref, out, func, f"{path.name}: {name}")
-        if nvrtc.available():
-            nvrtc.compile_cuda(cuda_source([L.lower_for_device(default_gpu_schedule(func),
-                                                               name)]))
+        if nvrtc.available():  # both schedules: the default and the one emit uses
+            for schedule in (default_gpu_schedule, device_schedule):
+                nvrtc.compile_cuda(cuda_source([L.lower_for_device(schedule(func), name)]))
 
 
 def test_fused_kernels_of_the_mlp_example():
