@@ -6,8 +6,9 @@ with the interpreter (spec/backends.md BE-host-3, BE-host-4, BE-run-1).
    with cuda-bindings), each PrimFunc call checked against the TIR interpreter on the
    same inputs; prints the largest ULP per PrimFunc, the end-to-end difference, and the
    kernel times (CUDA events).
-2. The conformance kernels (every legalized PrimFunc of conformance/ops, default
-   schedule), each on random inputs the interpreter runs without a trap, compared
+2. The conformance kernels (every legalized PrimFunc of conformance/ops the default
+   schedule takes, run under the device schedule ``relax-ref run`` uses, BE-sched-9),
+   each on random inputs the interpreter runs without a trap, compared
    exactly (4 ULP where the kernel calls inexact math); stops at ``--budget`` seconds and
    says how far it got.
 
