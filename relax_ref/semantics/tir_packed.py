@@ -47,6 +47,7 @@ class StackArray:
     array: np.ndarray
     dtype: DataType
     handle: str          # the handle's name, for messages
+    offset: int = 0      # elem_offset: where the view starts in the handle's memory
 
 
 def _i_make_shape(m, e: P.Call) -> StackShape:
@@ -103,7 +104,8 @@ def _i_make_array(m, e: P.Call) -> StackArray:
                      f"{offset} needs elements [{offset}, {offset + count}) of handle "
                      f"{data.name}, which has {flat.size}", e, "index_out_of_bounds",
                      "EXEC-tir-packed-2")
-    return StackArray(flat[offset:offset + count].reshape(shape.dims), hint.dtype, data.name)
+    return StackArray(flat[offset:offset + count].reshape(shape.dims), hint.dtype, data.name,
+                      offset)
 
 
 # ---------------------------------------------------------------------------------------
@@ -118,7 +120,15 @@ def _arg(args: list, i: int, kind: type, what: str, name: str, e):
     if i >= len(args) or not isinstance(args[i], kind):
         raise _error(f"{name}: argument {i} must be {what}", e, "signature",
                      "EXEC-tir-packed-3")
-    return args[i]
+    value = args[i]
+    if isinstance(value, StackArray) and value.offset != 0:
+        # TVM's sorts use the DLTensor's data pointer and ignore its byte_offset: they
+        # would read and write the handle's first elements instead.
+        raise _error(f"{name}: argument {i} starts at element offset {value.offset} of "
+                     f"handle {value.handle}; TVM's sort functions ignore a descriptor's "
+                     f"offset (they would use element 0)", e, "invalid_value",
+                     "EXEC-tir-packed-3")
+    return value
 
 
 def _scalar(args: list, i: int, what: str, name: str, e) -> int:
