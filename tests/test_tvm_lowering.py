@@ -242,3 +242,40 @@ def test_examples_tvm_lowering_agrees_and_tvm_reads_ours(path):
     assert report.compared > 0
     ok, why = tvm_reads_text(LegalizeOps()(mod).script())
     assert ok, why
+
+
+SORTS = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((3, 5), dtype="float32"), y: R.Tensor((4, 3), dtype="int32")):
+        a = R.sort(x, axis=1, descending=True)
+        b = R.argsort(y, axis=0, dtype="int64")
+        c = R.topk(x, k=2, axis=1, ret_type="both", largest=True, dtype="int32")
+        d = R.topk(y, k=3, axis=1, ret_type="indices", largest=False, dtype="int64")
+        return (a, b, c, d)
+'''
+
+
+@needs_tvm
+def test_tvm_dispatch_sort_scan_on_cpu_runs_here():
+    """TVM's DispatchSortScan for an llvm target lowers sort, argsort and topk to
+    ``T.call_packed("tvm.contrib.sort.*")`` kernels (EXEC-tir-packed-1); read and run here
+    they compute what the ops do (check_pass with TVM's passes as the pass)."""
+    from relax_ref.conformance import _in_tvm_child
+    from relax_ref.parser.builder import parse
+    from relax_ref.passes.registry import Pass
+    from relax_ref.verify import check_pass
+
+    def work(tvm, from_source):
+        with tvm.target.Target("llvm"):
+            mod = tvm.relax.backend.DispatchSortScan()(from_source(SORTS))
+        return True, tvm.relax.transform.LegalizeOps()(mod).script()
+
+    ok, text = _in_tvm_child(work, 120.0, "dispatch and lower the sorts")
+    assert ok, text
+    assert text.count("tvm.contrib.sort.") == 4
+    lowered = parse(text, "TVM's DispatchSortScan + LegalizeOps")
+    report = check_pass(Pass("TVM DispatchSortScan", lambda mod: lowered, exact=True),
+                        parse(SORTS), trials=3)
+    assert report.compared > 0
