@@ -250,9 +250,9 @@ class Module:
     @R.function
     def main(x: R.Tensor((3, 5), dtype="float32"), y: R.Tensor((4, 3), dtype="int32")):
         a = R.sort(x, axis=1, descending=True)
-        b = R.argsort(y, axis=0, dtype="int64")
-        c = R.topk(x, k=2, axis=1, ret_type="both", largest=True, dtype="int32")
-        d = R.topk(y, k=3, axis=1, ret_type="indices", largest=False, dtype="int64")
+        b = R.argsort(y, axis=0, descending=True, dtype="int64")
+        c = R.topk(x, k=2, axis=1, ret_type="both", largest=False, dtype="int32")
+        d = R.topk(y, k=3, axis=1, ret_type="indices", largest=True, dtype="int64")
         return (a, b, c, d)
 '''
 
