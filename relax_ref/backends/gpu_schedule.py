@@ -19,6 +19,12 @@ import dataclasses
 
 from relax_ref.errors import RelaxError
 from relax_ref.ir import prim_expr as P
+from relax_ref.ir.prim_expr import (
+    is_one_literal as _is_one,
+    is_true_literal as _is_true,
+    is_zero_literal as _is_zero,
+    literal_product as _product,
+)
 from relax_ref.ir import tir
 from relax_ref.ir.relax import Attrs, IRModule
 from relax_ref.solver.simplify import simplify
@@ -162,13 +168,6 @@ def _div_mod(fused, stride, extent, dtype) -> P.PrimExpr:
     return P.FloorMod(e, extent, dtype)
 
 
-def _product(exprs, dtype) -> P.PrimExpr:
-    out: P.PrimExpr = P.IntImm(1, dtype)
-    for e in exprs:
-        out = out * e
-    return out
-
-
 def _ceil_div(e: P.PrimExpr, k: int, dtype) -> P.PrimExpr:
     return simplify(P.FloorDiv(e + P.IntImm(k - 1, dtype), P.IntImm(k, dtype), dtype))
 
@@ -185,15 +184,4 @@ def _has_child_block(s: tir.Stmt) -> bool:
             return True
     return False
 
-
-def _is_zero(e) -> bool:
-    return isinstance(e, P.IntImm) and e.value == 0
-
-
-def _is_one(e) -> bool:
-    return isinstance(e, P.IntImm) and e.value == 1
-
-
-def _is_true(e) -> bool:
-    return isinstance(e, P.IntImm) and bool(e.value)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 
 from relax_ref.ir import prim_expr as P
+from relax_ref.ir.prim_expr import is_true_literal as _is_true, is_zero_literal as _is_zero
 from relax_ref.ir import tir
 from relax_ref.ir.uses import tir_nodes
 from relax_ref.semantics.tir_exprs import _INTRINSICS
@@ -251,9 +252,3 @@ def _written(s: tir.Stmt) -> set[int]:
     return {id(n.buffer) for n in tir_nodes(s) if isinstance(n, tir.BufferStore)}
 
 
-def _is_zero(e) -> bool:
-    return isinstance(e, P.IntImm) and e.value == 0
-
-
-def _is_true(e) -> bool:
-    return isinstance(e, P.IntImm) and bool(e.value)

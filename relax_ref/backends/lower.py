@@ -28,6 +28,7 @@ import numpy as np
 
 from relax_ref.errors import RelaxError
 from relax_ref.ir import prim_expr as P
+from relax_ref.ir.prim_expr import is_one_literal as _is_one, is_true_literal as _is_true
 from relax_ref.ir import tir
 from relax_ref.ir.dtype import parse_dtype
 from relax_ref.semantics.memory import poison_array
@@ -84,10 +85,6 @@ def _seq(stmts: list[tir.Stmt]) -> tir.Stmt:
     for s in stmts:
         flat.extend(s.seq if isinstance(s, tir.SeqStmt) else (s,))
     return flat[0] if len(flat) == 1 else tir.SeqStmt(tuple(flat))
-
-
-def _is_true(e) -> bool:
-    return isinstance(e, P.IntImm) and bool(e.value)
 
 
 # ---------------------------------------------------------------------------------------
@@ -225,10 +222,6 @@ def flatten_buffers(func: tir.PrimFunc) -> tir.PrimFunc:
         return s
 
     return dataclasses.replace(func, body=map_tir(func.body, stmt, expr))
-
-
-def _is_one(e) -> bool:
-    return isinstance(e, P.IntImm) and e.value == 1
 
 
 # ---------------------------------------------------------------------------------------

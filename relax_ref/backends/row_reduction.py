@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 
 from relax_ref.ir import prim_expr as P
+from relax_ref.ir.prim_expr import is_one_literal as _is_one, literal_product as _product
 from relax_ref.ir import tir
 from relax_ref.ir.dtype import parse_dtype
 from relax_ref.solver.simplify import canonical_equal, simplify
@@ -229,12 +230,3 @@ def _tree(nest: tir.Stmt, max_threads: int, before: tir.Stmt | None = None) -> t
                    thread_tag="blockIdx.x")
 
 
-def _product(exprs, dtype) -> P.PrimExpr:
-    out: P.PrimExpr = P.IntImm(1, dtype)
-    for e in exprs:
-        out = out * e
-    return out
-
-
-def _is_one(e) -> bool:
-    return isinstance(e, P.IntImm) and e.value == 1

@@ -25,6 +25,12 @@ from __future__ import annotations
 import dataclasses
 
 from relax_ref.ir import prim_expr as P
+from relax_ref.ir.prim_expr import (
+    is_one_literal as _is_one,
+    is_true_literal as _is_true,
+    is_zero_literal as _is_zero,
+    literal_product as _product,
+)
 from relax_ref.ir import tir
 from relax_ref.ir.dtype import parse_dtype
 from relax_ref.ir.uses import tir_nodes
@@ -349,20 +355,3 @@ def _ceil_div(e: P.PrimExpr, k: int, dtype) -> P.PrimExpr:
     return simplify(P.FloorDiv(e + P.IntImm(k - 1, dtype), P.IntImm(k, dtype), dtype))
 
 
-def _product(exprs, dtype) -> P.PrimExpr:
-    out: P.PrimExpr = P.IntImm(1, dtype)
-    for e in exprs:
-        out = out * e
-    return out
-
-
-def _is_zero(e) -> bool:
-    return isinstance(e, P.IntImm) and e.value == 0
-
-
-def _is_one(e) -> bool:
-    return isinstance(e, P.IntImm) and e.value == 1
-
-
-def _is_true(e) -> bool:
-    return isinstance(e, P.IntImm) and bool(e.value)

@@ -199,6 +199,29 @@ def const(value: int, dtype: DataType = INT64) -> IntImm:
     return IntImm(value, dtype)
 
 
+def is_zero_literal(e: object) -> bool:
+    """Whether ``e`` is the integer literal 0 (as written: nothing is simplified)."""
+    return isinstance(e, IntImm) and e.value == 0
+
+
+def is_one_literal(e: object) -> bool:
+    """Whether ``e`` is the integer literal 1 (as written)."""
+    return isinstance(e, IntImm) and e.value == 1
+
+
+def is_true_literal(e: object) -> bool:
+    """Whether ``e`` is a nonzero integer (or true boolean) literal (as written)."""
+    return isinstance(e, IntImm) and bool(e.value)
+
+
+def literal_product(exprs, dtype: DataType = INT64) -> PrimExpr:
+    """``1 * e0 * e1 * ...`` as nodes, unsimplified (the solver simplifies)."""
+    out: PrimExpr = IntImm(1, dtype)
+    for e in exprs:
+        out = out * e
+    return out
+
+
 def children(e: PrimExpr) -> tuple[PrimExpr, ...]:
     """The direct sub-expressions of ``e`` (for generic traversals)."""
     if isinstance(e, BinaryOp):
