@@ -120,7 +120,7 @@ class LoopsAndBlocks:
         if tuple_name is not None:
             saved.setdefault(tuple_name, self.names.get(tuple_name))
             self.names[tuple_name] = tuple(loop_vars)
-        body = self.block_body(statements(suite))
+        body = self.nested_body(suite)
         for (name, lo, extent, k, thread, annotations), var in reversed(list(zip(loops, loop_vars))):
             body = tir.For(var, lo, extent, k, body, thread, annotations, span=self.ctx.span(stmt))
         for name, old in saved.items():
@@ -205,12 +205,13 @@ class LoopsAndBlocks:
         self.saw_block = True
         frame = _BlockFrame()
         self.frames.append(frame)
-        saved_names = dict(self.names)
+        saved_names, saved_nested = dict(self.names), self.nested
+        self.nested = 0  # a block's own suite allocates for the block
         try:
             body = self.block_body(statements(suite))
         finally:
             self.frames.pop()
-            self.names = saved_names
+            self.names, self.nested = saved_names, saved_nested
         reads, writes = frame.reads, frame.writes
         if reads is None or writes is None:
             inferred_reads, inferred_writes = infer_regions(body, frame.init,

@@ -46,6 +46,8 @@ class TirReader(LoopsAndBlocks, Reader):
         self.buffer_map: list[tuple[P.Var, tir.Buffer]] = []
         self.params: list[P.Var] = []
         self.saw_block = False
+        # suites of loops and branches entered inside the current block (SYN-tir-alloc-1)
+        self.nested = 0
         self.forward_syms: set[int] = set()  # names first seen in a quoted buffer dimension
         self.signature_syms: dict[str, P.Var] = {}
 
@@ -207,6 +209,14 @@ class TirReader(LoopsAndBlocks, Reader):
             return out[0]
         return tir.SeqStmt(tuple(out))
 
+    def nested_body(self, suite) -> tir.Stmt:
+        """The suite of a loop or a branch: what it allocates is allocated there."""
+        self.nested += 1
+        try:
+            return self.block_body(statements(suite))
+        finally:
+            self.nested -= 1
+
     def statement(self, stmt: Tree, rest: list[Tree], top_level: bool):
         kind = stmt.data
         span = self.ctx.span(stmt)
@@ -226,16 +236,16 @@ class TirReader(LoopsAndBlocks, Reader):
         if kind == "if_stmt":
             cond_node, then_suite, elifs, else_suite = stmt.children
             cond = self.prim(cond_node)
-            then_s = self.block_body(statements(then_suite))
-            else_s = self.block_body(statements(else_suite)) if else_suite is not None else None
+            then_s = self.nested_body(then_suite)
+            else_s = self.nested_body(else_suite) if else_suite is not None else None
             for elif_node in reversed(elifs.children if elifs is not None else []):
                 c = self.prim(elif_node.children[0])
-                else_s = tir.IfThenElse(c, self.block_body(statements(elif_node.children[1])),
+                else_s = tir.IfThenElse(c, self.nested_body(elif_node.children[1]),
                                         else_s, span=self.ctx.span(elif_node))
             return tir.IfThenElse(cond, then_s, else_s, span=span)
         if kind == "while_stmt":
             return tir.While(self.prim(stmt.children[0]),
-                             self.block_body(statements(stmt.children[1])), span=span)
+                             self.nested_body(stmt.children[1]), span=span)
         if kind == "assert_stmt":
             cond = self.prim(stmt.children[0])
             msg = self.value(stmt.children[1]) if stmt.children[1] is not None else ""
@@ -377,7 +387,7 @@ class TirReader(LoopsAndBlocks, Reader):
             if callee[1] == "axis" and len(callee) == 3:
                 self.axis(name, callee[2], args, kwargs, value_node)
                 return None
-            if fname in ALLOC_NAMES:
+            if fname in ALLOC_NAMES and not (fname == "alloc_buffer" and self.nested):
                 buf = self.buffer_decl(name, args, kwargs, value_node, "alloc")
                 self.frames[-1].alloc_buffers.append(buf)
                 self.bind(name, buf, target)
@@ -391,12 +401,14 @@ class TirReader(LoopsAndBlocks, Reader):
                 buf = self.buffer_decl(name, args, kwargs, value_node, "decl")
                 self.bind(name, buf, target)
                 return _TakesRest(tir.DeclBuffer(buf, self.block_body(rest), span=span))
-            if fname in SCOPED_ALLOCS:
-                # SYN-tir-alloc-1: TVM 0.27's statement-level allocation in a memory scope
-                # (``T.alloc_local``, ``T.alloc_shared``): a buffer allocated for the rest
-                # of the enclosing body (T.decl_buffer's form: with data= it views that).
+            if fname in SCOPED_ALLOCS or fname == "alloc_buffer":
+                # SYN-tir-alloc-1: TVM 0.27's statement-level allocation (``T.alloc_local``,
+                # ``T.alloc_shared``, ``T.alloc_buffer`` inside a loop or a branch): a
+                # buffer allocated for the rest of the enclosing body (T.decl_buffer's
+                # form: with data= it views that).
                 buf = self.buffer_decl(name, args, kwargs, value_node, "decl")
-                if not any(k == "scope" for k, _ in kwargs) and len(args) <= 5:
+                if fname in SCOPED_ALLOCS and not any(k == "scope" for k, _ in kwargs) \
+                        and len(args) <= 5:
                     buf = dataclasses.replace(buf, scope=SCOPED_ALLOCS[fname])
                 self.bind(name, buf, target)
                 return _TakesRest(tir.DeclBuffer(buf, self.block_body(rest), span=span))

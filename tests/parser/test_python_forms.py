@@ -255,3 +255,31 @@ def test_alloc_local_is_a_local_allocation_for_the_rest_of_the_body():
 def _stmts(s):
     from relax_ref.ir.uses import tir_nodes
     return list(tir_nodes(s))
+
+
+LOOP_ALLOC = '''
+@I.ir_module
+class Module:
+    @T.prim_func
+    def f(a: T.Buffer((4,), "int64")):
+        for i in range(4):
+            t = T.alloc_buffer((2,), "int64")
+            if i == 0:
+                t[0] = T.int64(7)
+            a[i] = t[0]
+'''
+
+
+def test_alloc_buffer_inside_a_loop_is_allocated_each_iteration():
+    """SYN-tir-alloc-1: TVM 0.27 allocates a statement-level T.alloc_buffer where it
+    stands, so iteration 1 reads fresh (poisoned) memory, not iteration 0's 7."""
+    import numpy as np
+
+    from relax_ref.ir import tir
+    from relax_ref.semantics.tir_interp import run_prim_func
+
+    f = parse(LOOP_ALLOC).functions["f"]
+    assert isinstance(f.body, tir.For) and isinstance(f.body.body, tir.DeclBuffer)
+    a = np.zeros(4, "int64")
+    run_prim_func(f, [a])
+    assert a[0] == 7 and not (a[1:] == 7).any()
