@@ -150,6 +150,10 @@ def deduce_view(ctx: DeduceContext) -> si.StructInfo:
 
 
 def _absent(e) -> bool:
+    """SI-builtin-view-1: an optional operand left out: ``R.null_value()`` written in
+    place, or the empty tuple (void), which is how TVM 0.27 prints a missing one."""
+    if isinstance(e, rx.Tuple) and not e.fields:
+        return True
     return isinstance(e, rx.Call) and isinstance(e.op, rx.Op) and e.op.name == "relax.null_value"
 
 

@@ -322,7 +322,10 @@ def _register_all() -> None:
                        legalize_any_shape=True))
     register(OpDef("relax.grad.take_backward",
                    (Operand("output_grad"), Operand("x"), Operand("indices")),
-                   (Attr("axis", None, to_opt_int),), deduce=deduce_take_backward,
+                   # ``mode`` is TVM 0.27's (its printer writes mode="", the only value
+                   # its take_backward makes); every index must be in range (SI-grad-take-1)
+                   (Attr("axis", None, to_opt_int), Attr("mode", "", one_of(""))),
+                   deduce=deduce_take_backward,
                    compute=compute_take_backward, family=FAMILY, spec_rule="SI-grad-take-1",
                    legalize=legalize_take_backward))
     register(OpDef("relax.grad.nll_loss_backward",

@@ -15,9 +15,10 @@ TVM's legalization (``relax/transform/legalize_ops/nn.py`` and ``topi.nn``):
   pooling sums in the dtype and divides by TVM's window count (integers truncate);
 
 Layouts: a layout is any permutation of the canonical letters (``NHWC`` for ``NCHW``,
-``HWIO`` for ``OIHW``); pools also take a layout that splits N or C (``NCHW16c``), whose
-extra axes pass through; other layouts with split axes are rejected (SI-nn-layout-1), a
-deliberate restriction against TVM.
+``HWIO`` for ``OIHW``); the convolutions also take split layouts (``NCHW4c``,
+``OIHW4o``: ``layouts.Layout``), computed in the canonical layout; pools take a layout
+that splits N or C (``NCHW16c``), whose extra axes pass through; other layouts with split
+axes are rejected (SI-nn-layout-1).
 """
 from __future__ import annotations
 
@@ -33,8 +34,9 @@ from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import (
     CONV_LAYOUTS, OpRuntimeError, common_dtype, common_vdevice, conv_accumulator, expr_text,
-    int_const, lowest_value, provably_ne, quiet, tensor_arg, working_dtype,
+    fold_mul, int_const, lowest_value, provably_ne, quiet, tensor_arg, working_dtype,
 )
+from .layouts import Layout
 from .registry import (
     Attr, DeduceContext, OpDef, Operand, one_of, register, to_dtype, to_float,
     to_int, to_int_tuple, to_str,
@@ -204,8 +206,8 @@ def _deduce_conv(ctx: DeduceContext, nsp: int) -> si.StructInfo:
     """SI-nn-conv-1..6 (conv1d, conv2d, conv3d: ``nsp`` spatial axes).
 
     1. strides and dilation are >= 1, padding >= 0, groups >= 1.
-    2. The three layouts are permutations of NC(D)(H)W / OI(D)(H)W / NC(D)(H)W
-       (SI-nn-layout-1);
+    2. The three layouts are NC(D)(H)W / OI(D)(H)W / NC(D)(H)W in some order, each letter
+       split at most once (``NCHW4c``; SI-nn-layout-1, ``conv_layout``);
        a call's ``out_layout`` of None is ``data_layout`` (``out_layout_from``); known
        ndims match (SI-nn-layout-2).
     3. The dtype is ``out_dtype`` when given, else the operands' common dtype
@@ -222,21 +224,21 @@ def _deduce_conv(ctx: DeduceContext, nsp: int) -> si.StructInfo:
     groups = ctx.attr("groups")
     check_window_attrs(ctx, "SI-nn-conv-1", strides=strides, padding=padding,
                         dilation=dilation, groups=groups)
-    data_layout, kernel_layout = ctx.attr("data_layout"), ctx.attr("kernel_layout")
-    out_layout = ctx.attr("out_layout")
-    dperm = check_layout(ctx, data_layout, data_canon, "data")
-    kperm = check_layout(ctx, kernel_layout, kernel_canon, "kernel")
-    operm = check_layout(ctx, out_layout, data_canon, "output")
-    check_layout_ndim(ctx, data, data_layout, "data")
-    check_layout_ndim(ctx, weight, kernel_layout, "weight")
+    dl = conv_layout(ctx, ctx.attr("data_layout"), data_canon, "data")
+    kl = conv_layout(ctx, ctx.attr("kernel_layout"), kernel_canon, "kernel")
+    ol = conv_layout(ctx, ctx.attr("out_layout"), data_canon, "output")
+    for t, layout, what in ((data, dl, "data"), (weight, kl, "weight")):
+        if t.ndim >= 0 and t.ndim != layout.ndim:
+            raise ctx.error(f"layout {layout.text} needs a {layout.ndim}-d {what}, found "
+                            f"ndim {t.ndim}", rule="SI-nn-layout-2")
     out_dtype = ctx.attr("out_dtype")
     if out_dtype.is_void:
         out_dtype = common_dtype(ctx, data.dtype, weight.dtype)
     vdevice = common_vdevice(data, weight)
     if data.shape is None or weight.shape is None:
         return si.TensorStructInfo(None, out_dtype, len(data_canon), vdevice)
-    d = [data.shape[p] for p in dperm]
-    w = [weight.shape[p] for p in kperm]
+    d = canonical_dims(ctx, data.shape, dl, "data")
+    w = canonical_dims(ctx, weight.shape, kl, "weight")
     if provably_ne(ctx, d[1], w[1] * groups):
         raise ctx.error(f"the data has {expr_text(d[1])} channels, the weight "
                         f"{expr_text(w[1])} input channels x {groups} groups",
@@ -247,8 +249,56 @@ def _deduce_conv(ctx: DeduceContext, nsp: int) -> si.StructInfo:
     spatial = [window_count_expr(ctx, d[2 + i], w[2 + i], padding[i], padding[i + nsp],
                                  strides[i], dilation[i]) for i in range(nsp)]
     negative_dim_error(ctx, spatial, "kernel", "SI-nn-conv-6")
-    out = to_layout([d[0], w[0], *spatial], data_canon, operm)
+    out = layout_dims(ctx, [d[0], w[0], *spatial], ol)
     return si.TensorStructInfo(out, out_dtype, vdevice=vdevice)
+
+
+def conv_layout(ctx: DeduceContext, text: str, canonical: str, what: str) -> Layout:
+    """SI-nn-layout-1 for convolutions: the canonical letters in some order, each split
+    at most once by a constant factor (``NCHW4c``)."""
+    layout = Layout.parse(text, canonical)
+    if layout is None:
+        raise ctx.error(f"the {what} layout {text!r} must be {canonical!r}'s letters in some "
+                        f"order, each split at most once by a factor (as 'NCHW4c')",
+                        rule="SI-nn-layout-1")
+    return layout
+
+
+def canonical_dims(ctx: DeduceContext, shape, layout: Layout, what: str) -> list:
+    """SI-nn-layout-2: the canonical extents of a shape in ``layout``: a split letter's is
+    outer x factor, where its inner axis is not provably of another extent."""
+    out = []
+    for c in layout.canonical:
+        dim = shape[layout.position(c)]
+        f = layout.factor(c)
+        if f is not None:
+            inner = shape[layout.position(c, inner=True)]
+            if provably_ne(ctx, inner, f):
+                raise ctx.error(f"the {what}'s axis {f}{c.lower()} of layout {layout.text} has "
+                                f"extent {expr_text(inner)}, not {f}", rule="SI-nn-layout-2")
+            dim = fold_mul(dim, P.IntImm(f, dim.dtype))
+        out.append(dim)
+    return out
+
+
+def layout_dims(ctx: DeduceContext, canonical_dims: Sequence, layout: Layout) -> tuple:
+    """SI-nn-layout-2: canonical extents placed in ``layout``; a split letter's extent must
+    not be provably indivisible by its factor."""
+    dims = dict(zip(layout.canonical, canonical_dims))
+    out = []
+    for c, f in layout.axes:
+        split = layout.factor(c)
+        if f is not None:
+            out.append(P.IntImm(f, dims[c].dtype))
+        elif split is None:
+            out.append(dims[c])
+        elif provably_indivisible(ctx, dims[c], split):
+            raise ctx.error(f"the output's {c} extent {expr_text(dims[c])} does not split by "
+                            f"{split} (layout {layout.text})", rule="SI-nn-layout-2")
+        else:
+            out.append(ctx.analyzer.simplify(
+                P.FloorDiv(dims[c], P.IntImm(split, dims[c].dtype), dims[c].dtype)))
+    return tuple(out)
 
 
 def deduce_conv1d(ctx: DeduceContext) -> si.StructInfo:
@@ -283,13 +333,39 @@ def canonical_conv_operands(attrs, data: np.ndarray, weight: np.ndarray, kernel_
     (``shape_mismatch``); returned in the canonical layouts (``NC...``, ``kernel_canon``)."""
     nsp = len(kernel_canon) - 2
     data_canon = CONV_LAYOUTS[nsp][0]
-    dperm = runtime_perm(attrs.get("data_layout"), data_canon, rule)
-    kperm = runtime_perm(attrs.get("kernel_layout"), kernel_canon, rule)
-    runtime_perm(attrs.get("out_layout"), data_canon, rule)
-    if data.ndim != nsp + 2 or weight.ndim != nsp + 2:
-        raise OpRuntimeError("shape_mismatch", f"{what} needs {nsp + 2}-d data and weight, "
-                             f"found {data.ndim}-d and {weight.ndim}-d", rule=rule)
-    return np.transpose(data, dperm), np.transpose(weight, kperm)
+    dl = runtime_layout(attrs.get("data_layout"), data_canon, rule)
+    kl = runtime_layout(attrs.get("kernel_layout"), kernel_canon, rule)
+    runtime_layout(attrs.get("out_layout"), data_canon, rule)
+    if data.ndim != dl.ndim or weight.ndim != kl.ndim:
+        raise OpRuntimeError("shape_mismatch", f"{what} needs {dl.ndim}-d data and "
+                             f"{kl.ndim}-d weight, found {data.ndim}-d and {weight.ndim}-d",
+                             rule=rule)
+    for x, layout in ((data, dl), (weight, kl)):
+        for c, f in layout.axes:
+            if f is not None and x.shape[layout.position(c, inner=True)] != f:
+                raise OpRuntimeError("shape_mismatch", f"{what}: axis {f}{c.lower()} of layout "
+                                     f"{layout.text} has extent "
+                                     f"{x.shape[layout.position(c, inner=True)]}", rule=rule)
+    return dl.to_canonical(data), kl.to_canonical(weight)
+
+
+def runtime_layout(text: str, canonical: str, rule: str) -> Layout:
+    layout = Layout.parse(text, canonical)
+    if layout is None:
+        raise OpRuntimeError("invalid_value", f"layout {text!r} is not {canonical!r}'s "
+                             f"letters, each split at most once", rule=rule)
+    return layout
+
+
+def conv_result_in_layout(result: np.ndarray, canonical: str, text: str, rule: str) -> np.ndarray:
+    """EXEC-nn-conv-1: a canonical result in ``out_layout`` (a split extent must divide)."""
+    layout = runtime_layout(text, canonical, rule)
+    for c, n in zip(canonical, result.shape):
+        f = layout.factor(c)
+        if f is not None and n % f:
+            raise OpRuntimeError("shape_mismatch", f"the output's {c} extent {n} does not "
+                                 f"split by {f} (layout {text})", rule=rule)
+    return np.ascontiguousarray(layout.from_canonical(result))
 
 
 @quiet
@@ -330,7 +406,7 @@ def _conv(attrs, data, weight, *, nsp: int):
         ks = "ijk"[:nsp]
         result = np.einsum(f"ngc{sp}{ks},goc{ks}->ngo{sp}", win, wg, optimize=True)
         result = result.reshape(shape)
-    return np.ascontiguousarray(from_canonical(result.astype(out_dt), data_canon, out_layout))
+    return conv_result_in_layout(result.astype(out_dt), data_canon, out_layout, rule)
 
 
 # =============================================================================================

@@ -149,6 +149,8 @@ def legalize_conv(ctx, nsp: int):
     sp = CONV_LAYOUTS[nsp][0][2:]
     x, w = ctx.tensor(0, "data"), ctx.tensor(1, "weight")
     dl, kl, ol = ctx.attr("data_layout"), ctx.attr("kernel_layout"), ctx.attr("out_layout")
+    if any(ch.isdigit() for ch in dl + kl + ol):
+        raise ctx.decline("split layouts (NCHW4c) are not lowered (TE-leg-nn-3)")
     strides, padding, dilation = ctx.attr("strides"), ctx.attr("padding"), ctx.attr("dilation")
     groups = ctx.attr("groups")
     out_shape = ctx.result_shape()

@@ -277,9 +277,11 @@ def _call_error(call: rx.Call, message: str) -> StructInfoError:
 
 def _as_operand(value: Any, call: rx.Call, p: Operand) -> rx.Expr:
     """An operand written as a literal becomes the Relax leaf the TVM function makes."""
-    if isinstance(value, rx.Tuple) and p.kind == "shape" and all(
-            isinstance(f, rx.PrimValue) and f.value.dtype.is_integer for f in value.fields):
-        # A shape written as a tuple of integers, as TVM's Python API accepts.
+    if isinstance(value, rx.Tuple) and p.kind == "shape" and (value.fields or not p.optional) \
+            and all(isinstance(f, rx.PrimValue) and f.value.dtype.is_integer
+                    for f in value.fields):
+        # A shape written as a tuple of integers, as TVM's Python API accepts. (An optional
+        # operand written as the empty tuple is TVM's void: left out, SI-builtin-view-1.)
         return rx.ShapeExpr(tuple(_as_int64(f.value) for f in value.fields), span=value.span)
     if p.kind == "dtype" and isinstance(value, (str, rx.StringImm, DataType)):
         # TVM's Python functions read a dtype written as a string as R.dtype(...).

@@ -61,8 +61,9 @@ def deduce_multibox(ctx: DeduceContext) -> si.StructInfo:
 def compute_multibox(attrs, cls, loc, anchor):
     """EXEC-vision-multibox-1: boxes decoded from the anchors (centre and size) and the
     encodings scaled by the variances, as (ymin, xmin, ymax, xmax), clipped to [0, 1]
-    with ``clip``; scores the softmax over classes, zeroed below ``threshold`` and, without
-    ``keep_background``, for class 0. Every step in the inputs' float type."""
+    with ``clip``; scores the softmax over classes (the logits themselves without
+    ``apply_softmax``), zeroed below ``threshold`` and, without ``keep_background``, for
+    class 0. Every step in the inputs' float type."""
     dt = cls.dtype.type
     b, c, n = cls.shape
     vx, vy, vw, vh = (dt(v) for v in attrs.get("variances"))
@@ -84,9 +85,12 @@ def compute_multibox(attrs, cls, loc, anchor):
         if attrs.get("clip"):
             box = np.maximum(zero, np.minimum(one, box))
         # TIR's max fold over the classes (a NaN is kept only when last)
-        m = np.expand_dims(select_max_fold(np.moveaxis(cls, 1, -1)), 1)
-        e = exp(cls - m)
-        scores = (e / e.sum(axis=1, keepdims=True, dtype=cls.dtype)).astype(cls.dtype)
+        if attrs.get("apply_softmax"):
+            m = np.expand_dims(select_max_fold(np.moveaxis(cls, 1, -1)), 1)
+            e = exp(cls - m)
+            scores = (e / e.sum(axis=1, keepdims=True, dtype=cls.dtype)).astype(cls.dtype)
+        else:
+            scores = cls.copy()
         scores = scores * (scores >= dt(attrs.get("threshold"))).astype(cls.dtype)
         if not attrs.get("keep_background"):
             scores[:, 0, :] = zero
@@ -95,8 +99,8 @@ def compute_multibox(attrs, cls, loc, anchor):
 
 def _legalize_multibox(ctx):
     """TE-leg-vision-2: topi's computes: the decoded box per (batch, anchor, corner), the
-    softmax in four stages (max, exp, sum, quotient), the threshold mask and the
-    background zero."""
+    softmax in four stages (max, exp, sum, quotient; with ``apply_softmax``), the
+    threshold mask and the background zero."""
     cls, loc, anchor = ctx.tensor(0, "cls_pred"), ctx.tensor(1, "loc_pred"), ctx.tensor(2, "anchor")
     dt = cls.dtype
     b, c, n = cls.shape
@@ -123,16 +127,25 @@ def _legalize_multibox(ctx):
         return te.select(eq(0), vals[0], te.select(eq(1), vals[1],
                                                    te.select(eq(2), vals[2], vals[3])))
     boxes = te.compute((b, n, 4), corner, name="multibox_boxes")
-    rc = te.reduce_axis((0, c), "k")
-    mx = te.compute((b, n), lambda bi, a: te.max(cls[bi, rc.var, a], axis=rc), name="T_max")
-    ex = te.compute((b, c, n), lambda bi, ci, a: exp(cls[bi, ci, a] - mx[bi, a]), name="T_exp")
-    rs = te.reduce_axis((0, c), "k")
-    sm = te.compute((b, n), lambda bi, a: te.sum(ex[bi, rs.var, a], axis=rs), name="T_sum")
+    if ctx.attr("apply_softmax"):
+        rc = te.reduce_axis((0, c), "k")
+        mx = te.compute((b, n), lambda bi, a: te.max(cls[bi, rc.var, a], axis=rc),
+                        name="T_max")
+        ex = te.compute((b, c, n), lambda bi, ci, a: exp(cls[bi, ci, a] - mx[bi, a]),
+                        name="T_exp")
+        rs = te.reduce_axis((0, c), "k")
+        sm = te.compute((b, n), lambda bi, a: te.sum(ex[bi, rs.var, a], axis=rs), name="T_sum")
+
+        def prob(bi, ci, a):
+            return te.div(ex[bi, ci, a], sm[bi, a])
+    else:
+        def prob(bi, ci, a):
+            return cls[bi, ci, a]
     thr = te.const(ctx.attr("threshold"), dt)
     keep_bg = ctx.attr("keep_background")
 
     def score(bi, ci, a):
-        s = te.div(ex[bi, ci, a], sm[bi, a])
+        s = prob(bi, ci, a)
         masked = s * te.cast(dt, P.GE(s, thr, BOOL))
         if keep_bg:
             return masked
@@ -145,6 +158,6 @@ register(OpDef("relax.vision.multibox_transform_loc",
                (Operand("cls_pred"), Operand("loc_pred"), Operand("anchor")),
                (Attr("clip", False, to_bool), Attr("threshold", 0.0, to_float),
                 Attr("variances", (1.0, 1.0, 1.0, 1.0), to_variances),
-                Attr("keep_background", True, to_bool)),
+                Attr("keep_background", True, to_bool), Attr("apply_softmax", True, to_bool)),
                deduce=deduce_multibox, compute=compute_multibox, family=FAMILY,
                spec_rule=RULE, legalize=_legalize_multibox))

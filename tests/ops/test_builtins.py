@@ -58,6 +58,18 @@ def test_view_shares_bytes_and_checks_bounds():
     assert err.value.check == "index_out_of_bounds"
 
 
+def test_view_operands_printed_as_the_empty_tuple_are_left_out():
+    """SI-builtin-view-1: TVM 0.27 prints a missing optional operand as R.tuple()."""
+    x = np.arange(6, dtype="float32")
+    out = _run('y = R.memory.view(x, R.tuple(), R.tuple(), R.tuple())',
+               'x: R.Tensor((6,), dtype="float32")', [x])
+    np.testing.assert_array_equal(out, x)
+    out = _run('y = R.memory.view(x, R.shape([2, 2]), R.dtype("int32"), R.tuple())',
+               'x: R.Tensor((6,), dtype="float32")', [x])
+    np.testing.assert_array_equal(out, x[:4].view(np.int32).reshape(2, 2))
+    assert_tensor(deduce("memory.view", [tensor((2, 3))], ), (2, 3), "float32")
+
+
 def test_ensure_zero_offset_of_a_view_is_a_copy_of_its_values():
     x = np.arange(6, dtype="int32")
     out = _run('v = R.memory.view(x, R.shape([2]), R.dtype("int32"), 16)\n'

@@ -238,6 +238,28 @@ def test_conv2d_layouts_groups_dtypes():
         == (1, 2, 3, 3)
 
 
+def test_conv2d_in_split_layouts():
+    """SI-nn-layout-1/2: TVM's NCHW4c / OIHW4o, computed in the canonical layout."""
+    x, w = tensor((2, 1, 6, 6, 4)), tensor((2, 4, 3, 3, 4))
+    split = dict(data_layout="NCHW4c", kernel_layout="OIHW4o", out_layout="NCHW4c")
+    assert dims(deduce("nn.conv2d", [x, w], **split)) == (2, 2, 4, 4, 4)
+    assert dims(deduce("nn.conv2d", [x, w], **{**split, "out_layout": "NCHW"})) == (2, 8, 4, 4)
+    fails("SI-nn-layout-2", "nn.conv2d", [tensor((2, 1, 6, 6, 3)), w], **split)
+    fails("SI-nn-layout-2", "nn.conv2d", [x, tensor((3, 4, 3, 3, 2))],
+          data_layout="NCHW4c", kernel_layout="OIHW2o", out_layout="NCHW4c")  # 6 by 4
+    xv = RNG.standard_normal((2, 1, 6, 6, 4)).astype("float32")
+    wv = RNG.standard_normal((2, 4, 3, 3, 4)).astype("float32")
+    got = compute("nn.conv2d", xv, wv, **split)
+    x_nchw = xv.transpose(0, 1, 4, 2, 3).reshape(2, 4, 6, 6)
+    w_oihw = wv.transpose(0, 4, 1, 2, 3).reshape(8, 4, 3, 3)
+    want = compute("nn.conv2d", x_nchw, w_oihw)  # canonical, already checked above
+    # output channel o = 4 * o0 + oi, the inner index last
+    np.testing.assert_array_equal(got, want.reshape(2, 2, 4, 4, 4).transpose(0, 1, 3, 4, 2))
+    with pytest.raises(OpRuntimeError) as err:  # an inner axis of another extent
+        compute("nn.conv2d", xv[..., :3], wv, **split)
+    assert err.value.check == "shape_mismatch"
+
+
 def test_conv_errors():
     x, w = tensor((1, 3, 8, 8)), tensor((4, 3, 3, 3))
     fails("SI-nn-conv-1", "nn.conv2d", [x, w], strides=0)
@@ -245,7 +267,10 @@ def test_conv_errors():
     fails("SI-nn-conv-1", "nn.conv2d", [x, w], dilation=(1, 0))
     fails("SI-nn-conv-1", "nn.conv2d", [x, w], groups=0)
     fails("SI-nn-layout-1", "nn.conv2d", [x, w], data_layout="NCHD")
-    fails("SI-nn-layout-1", "nn.conv2d", [tensor((1, 1, 8, 8, 4)), w], data_layout="NCHW4c")
+    fails("SI-nn-layout-1", "nn.conv2d", [tensor((1, 1, 8, 8, 4)), w], data_layout="NCHW4x")
+    fails("SI-nn-layout-1", "nn.conv2d", [tensor((1, 1, 8, 8, 4)), w], data_layout="NCHW0c")
+    fails("SI-nn-layout-1", "nn.conv2d", [tensor((1, 1, 8, 8, 2, 2)), w],
+          data_layout="NCHW2c2c")
     fails("SI-nn-layout-1", "nn.conv2d", [x, w], kernel_layout="OIHH")
     fails("SI-nn-layout-2", "nn.conv2d", [tensor((1, 3, 8)), w])
     fails("SI-nn-layout-2", "nn.conv2d", [x, tensor((4, 3, 3))])

@@ -217,6 +217,22 @@ def test_multibox_transform_loc():
                   "relax.vision.multibox_transform_loc")
 
 
+def test_multibox_transform_loc_without_softmax_keeps_the_logits():
+    """TVM 0.27's apply_softmax=False: the scores are cls_pred, masked by the threshold."""
+    cls = np.array([[[0.25, 2.0], [1.0, 0.0]]], "float32")
+    loc = np.zeros((1, 8), "float32")
+    anchor = np.array([[[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 2.0, 2.0]]], "float32")
+    _, scores = compute("vision.multibox_transform_loc", cls, loc, anchor,
+                        apply_softmax=False, threshold=0.5)
+    np.testing.assert_array_equal(scores, [[[0.0, 2.0], [1.0, 0.0]]])
+    check_lowered(module('c: R.Tensor((1, 2, "n"), dtype="float32"), '
+                         'l: R.Tensor((1, "n * 4"), dtype="float32"), '
+                         'a: R.Tensor((1, "n", 4), dtype="float32")',
+                         "y = R.vision.multibox_transform_loc(c, l, a, threshold=0.5, "
+                         "apply_softmax=False)"),
+                  "relax.vision.multibox_transform_loc")
+
+
 def test_nan_follows_tirs_max():
     """A max folds as TIR's select(acc > v, acc, v): a NaN is replaced by what follows."""
     from relax_ref.ops.vision import select_max_fold

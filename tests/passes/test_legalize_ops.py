@@ -204,6 +204,7 @@ STAYS = {
     "ops/eye_prims": "R.Prim sizes that may be negative (TE-leg-create-1)",
     "ops/tril_prim_k": "an R.Prim offset that may be negative (TE-leg-create-1)",
     "ops/conv2d_channel_check": "a channel check only the op makes (TE-leg-nn-*)",
+    "ops/conv2d_split_layout_nchw4c": "a split layout (TE-leg-nn-3; TVM 0.27 leaves it too)",
     "ops/conv1d_transpose_crop_trap": "an output size that may be negative (TE-leg-nn-10)",
     "ops/max_pool3d_negative_output_trap": "an output size that may be negative",
     "ops/instance_norm_gamma_length_trap": "gamma's length checked only at run time",
