@@ -19,29 +19,17 @@ from relax_ref.ir import tir
 from relax_ref.ir.fields import child_fields
 
 
-def variable_uses(node) -> tuple[set[int], bool]:
-    """``(ids of the variables read, whether a function literal occurs)``."""
-    walker = _Uses()
-    if isinstance(node, rx.BindingBlock):
-        walker.block(node)
-    else:
-        walker.expr(node)  # a function counts as a literal (its body is walked)
-    return walker.vars, walker.function
-
-
-class _Uses:
-    def __init__(self) -> None:
-        self.vars: set[int] = set()
-        self.function = False
+class ExprWalker:
+    """The one read-only walk of Relax IR: the places ``passes.rewrite.Rewriter`` visits,
+    in its order, with nothing rebuilt. A subclass overrides the hooks it is about
+    (``var``, ``leaf``, ``call``, ``binding``, ``function``); the call's callee is left to
+    ``call`` (a Rewriter does not visit it as an expression)."""
 
     def expr(self, e: rx.Expr) -> None:
         if isinstance(e, rx.Var):
-            self.vars.add(id(e))
+            self.var(e)
         elif isinstance(e, rx.Call):
-            if isinstance(e.op, (rx.Var, rx.Function)):  # a closure or a literal called
-                self.expr(e.op)
-            for a in e.args:
-                self.expr(a)
+            self.call(e)
         elif isinstance(e, rx.Tuple):
             for f in e.fields:
                 self.expr(f)
@@ -54,19 +42,62 @@ class _Uses:
         elif isinstance(e, rx.SeqExpr):
             self.seq(e)
         elif isinstance(e, rx.Function):
-            self.function = True
-            self.seq(e.body)
-        # the other leaves (constants, shapes, prim values, strings, globals, ops) read no
-        # Relax variable
+            self.function(e)
+        else:
+            self.leaf(e)
 
-    def block(self, block: rx.BindingBlock) -> None:
-        for b in block.bindings:
-            self.expr(b.value)
+    def var(self, v: rx.Var) -> None:
+        pass
+
+    def leaf(self, e: rx.Expr) -> None:
+        """Constants, shapes, prim values, strings, dtypes, globals, extern functions, ops."""
+
+    def call(self, e: rx.Call) -> None:
+        for a in e.args:
+            self.expr(a)
+
+    def function(self, func: rx.Function) -> None:
+        self.seq(func.body)
 
     def seq(self, s: rx.SeqExpr) -> None:
         for block in s.blocks:
             self.block(block)
         self.expr(s.body)
+
+    def block(self, block: rx.BindingBlock) -> None:
+        for b in block.bindings:
+            self.binding(b)
+
+    def binding(self, b: rx.Binding) -> None:
+        self.expr(b.value)
+
+
+def variable_uses(node) -> tuple[set[int], bool]:
+    """``(ids of the variables read, whether a function literal occurs)``."""
+    walker = _Uses()
+    if isinstance(node, rx.BindingBlock):
+        walker.block(node)
+    else:
+        walker.expr(node)  # a function counts as a literal (its body is walked)
+    return walker.vars, walker.has_function
+
+
+class _Uses(ExprWalker):
+    def __init__(self) -> None:
+        self.vars: set[int] = set()
+        self.has_function = False
+
+    def var(self, v: rx.Var) -> None:
+        self.vars.add(id(v))
+
+    def call(self, e: rx.Call) -> None:
+        if isinstance(e.op, (rx.Var, rx.Function)):  # a closure or a literal called
+            self.expr(e.op)
+        super().call(e)
+
+    def function(self, func: rx.Function) -> None:
+        self.has_function = True
+        super().function(func)
 
 
 def walk_bindings(seq: rx.SeqExpr):

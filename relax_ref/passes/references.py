@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
-
+from relax_ref.ir.uses import ExprWalker
 
 
 # -- who refers to whom --------------------------------------------------------------------
@@ -42,46 +42,26 @@ def global_uses(mod: rx.IRModule) -> dict[str, GlobalUses]:
     out = {name: GlobalUses() for name in mod.functions}
     for name, func in mod.functions.items():
         if isinstance(func, rx.Function):
-            _references(func, name, out)
+            _References(name, out).function(func)
     return out
 
 
-def _references(e: rx.Expr, caller: str, out: dict[str, GlobalUses]) -> None:
-    """Record in ``out`` what ``e`` refers to, as a Rewriter meets it: a GlobalVar met
-    as an expression is a value use; the callee of a call is a call (a Rewriter does not
-    visit it as an expression). Only what can hold a GlobalVar is looked into."""
-    if isinstance(e, rx.GlobalVar):
-        if e.name_hint in out:
-            out[e.name_hint].values.append(caller)
-    elif isinstance(e, _LEAVES):
-        return
-    elif isinstance(e, rx.Call):
+class _References(ExprWalker):
+    """Records in ``out`` what a function refers to, as a Rewriter meets it: a GlobalVar
+    met as an expression is a value use; the callee of a call is a call."""
+
+    def __init__(self, caller: str, out: dict[str, GlobalUses]) -> None:
+        self.caller, self.out = caller, out
+
+    def leaf(self, e: rx.Expr) -> None:
+        if isinstance(e, rx.GlobalVar) and e.name_hint in self.out:
+            self.out[e.name_hint].values.append(self.caller)
+
+    def call(self, e: rx.Call) -> None:
         op = e.op
-        if isinstance(op, rx.GlobalVar) and op.name_hint in out:
-            out[op.name_hint].calls.append(caller)
-        for a in e.args:
-            _references(a, caller, out)
-    elif isinstance(e, rx.Tuple):
-        for f in e.fields:
-            _references(f, caller, out)
-    elif isinstance(e, rx.TupleGetItem):
-        _references(e.tuple_value, caller, out)
-    elif isinstance(e, rx.If):
-        _references(e.cond, caller, out)
-        _references(e.true_branch, caller, out)
-        _references(e.false_branch, caller, out)
-    elif isinstance(e, rx.SeqExpr):
-        for block in e.blocks:
-            for b in block.bindings:
-                _references(b.value, caller, out)
-        _references(e.body, caller, out)
-    elif isinstance(e, rx.Function):
-        _references(e.body, caller, out)
-
-
-# expressions without a GlobalVar inside (a call's callee variable is a local one)
-_LEAVES = (rx.Var, rx.Constant, rx.ShapeExpr, rx.PrimValue, rx.StringImm, rx.DataTypeImm,
-           rx.ExternFunc, rx.Op)
+        if isinstance(op, rx.GlobalVar) and op.name_hint in self.out:
+            self.out[op.name_hint].calls.append(self.caller)
+        super().call(e)
 
 
 def recursive_functions(mod: rx.IRModule, uses: dict[str, GlobalUses] | None = None) -> set[str]:

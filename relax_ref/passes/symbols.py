@@ -13,6 +13,7 @@ from typing import Callable, Mapping
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
+from relax_ref.ir.uses import ExprWalker
 from relax_ref.semantics.sinfo_relations import defined_symbols
 from relax_ref.solver.simplify import simplify
 from relax_ref.solver.simplify import substitute as substitute_prim
@@ -207,7 +208,7 @@ class Symbols:
         return [v for k, v in self.used.items() if k not in self.defined]
 
 
-class _CollectSymbols:
+class _CollectSymbols(ExprWalker):
     """The walk of ``SymbolRewriter`` (the same places, in the same order), reading only:
     nothing is rebuilt."""
 
@@ -263,46 +264,28 @@ class _CollectSymbols:
         self.sinfo(func.ret_struct_info)
         self.seq(func.body)
 
-    def seq(self, s: rx.SeqExpr) -> None:
-        for block in s.blocks:
-            for b in block.bindings:
-                match_cast = isinstance(b, rx.MatchCast)
-                if match_cast:
-                    for v in defined_symbols([b.struct_info]):
-                        self.out.defined.setdefault(id(v), v)
-                self.sinfo(b.var.struct_info)
-                self.expr(b.value)
-                if match_cast:
-                    self.sinfo(b.struct_info)
-        self.expr(s.body)
+    def binding(self, b: rx.Binding) -> None:
+        match_cast = isinstance(b, rx.MatchCast)
+        if match_cast:
+            for v in defined_symbols([b.struct_info]):
+                self.out.defined.setdefault(id(v), v)
+        self.sinfo(b.var.struct_info)
+        self.expr(b.value)
+        if match_cast:
+            self.sinfo(b.struct_info)
 
-    def expr(self, e: rx.Expr) -> None:
+    def leaf(self, e: rx.Expr) -> None:
         if isinstance(e, rx.ShapeExpr):
             for d in e.values:
                 self.prim(d)
         elif isinstance(e, rx.PrimValue):
             self.prim(e.value)
-        elif isinstance(e, rx.Var):
-            return
-        elif isinstance(e, rx.Call):
-            for a in e.args:
-                self.expr(a)
-            for s in e.sinfo_args:
-                self.sinfo(s)
-            self.attr(e.attrs)
-        elif isinstance(e, rx.Tuple):
-            for f in e.fields:
-                self.expr(f)
-        elif isinstance(e, rx.TupleGetItem):
-            self.expr(e.tuple_value)
-        elif isinstance(e, rx.If):
-            self.expr(e.cond)
-            self.seq(e.true_branch)
-            self.seq(e.false_branch)
-        elif isinstance(e, rx.SeqExpr):
-            self.seq(e)
-        elif isinstance(e, rx.Function):
-            self.function(e)
+
+    def call(self, e: rx.Call) -> None:
+        super().call(e)
+        for s in e.sinfo_args:
+            self.sinfo(s)
+        self.attr(e.attrs)
 
 
 def symbols_of(e: rx.Function | rx.Expr) -> Symbols:
