@@ -1,4 +1,5 @@
-"""Layout strings of the convolutions (spec/ops/nn.md SI-nn-layout-1, -2): the canonical
+"""Layout strings of the convolutions and pools (spec/ops/nn.md SI-nn-layout-1, -2; pools
+take only splits of N or C, ``pool.split_pool_layout``): the canonical
 letters (``NCHW``, ``OIHW``) in any order, each optionally split once into an outer axis
 (the upper-case letter) and an inner axis of a constant factor (``4c``), as TVM's
 ``NCHW4c`` and ``OIHW4o``. A tensor in such a layout converts to the canonical layout

@@ -22,6 +22,7 @@ from relax_ref.ir import struct_info as si
 from .common import (
     CONV_LAYOUTS, OpRuntimeError, layout_letters, lowest_value, quiet, tensor_arg, trunc_div,
 )
+from .layouts import Layout
 from .nn import (
     sliding_windows, check_layout, check_layout_ndim, check_window_attrs, from_canonical,
     negative_dim_error, out_layout_from, padding_tuple, runtime_perm, spatial_tuple, to_layout,
@@ -43,24 +44,11 @@ def split_pool_layout(layout: str, canonical: str = "NCHW") -> tuple[int, ...] |
     splits N or C (``NCHW16c``: each canonical letter once, then sub-axes
     ``<factor><letter>`` of N or C, each once); None for any other string. Pooling works
     on the spatial axes only, so the other axes, split or not, pass through."""
-    i, letters = 0, []
-    while i < len(layout):
-        j = i
-        while j < len(layout) and layout[j].isdigit():
-            j += 1
-        if j == len(layout):
-            return None
-        letter, factor = layout[j], layout[i:j]
-        if letter.isupper() == bool(factor) or (factor and int(factor) <= 0):
-            return None
-        letters.append(letter)
-        i = j + 1
-    primal = [c for c in letters if c.isupper()]
-    split = [c for c in letters if c.islower()]
-    if sorted(primal) != sorted(canonical) or not split or len(set(split)) != len(split) \
-            or any(c.upper() not in "NC" for c in split):
+    parsed = Layout.parse(layout, canonical)
+    if parsed is None or not parsed.is_split or \
+            any(c not in "NC" for c, factor in parsed.axes if factor is not None):
         return None
-    return tuple(letters.index(c) for c in canonical[2:])
+    return tuple(parsed.position(c) for c in canonical[2:])
 
 
 def _pool_layouts(ctx: DeduceContext, x: si.TensorStructInfo, nsp: int):
