@@ -34,7 +34,8 @@ from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import (
     CONV_LAYOUTS, OpRuntimeError, common_dtype, common_vdevice, conv_accumulator, expr_text,
-    fold_mul, int_const, lowest_value, provably_ne, quiet, tensor_arg, working_dtype,
+    fold_mul, int_const, layout_letters, lowest_value, provably_ne, quiet, tensor_arg,
+    working_dtype,
 )
 from .layouts import Layout
 from .registry import (
@@ -109,9 +110,11 @@ def check_layout(ctx: DeduceContext, layout: str, canonical: str, what: str) -> 
 
 def check_layout_ndim(ctx: DeduceContext, t: si.TensorStructInfo, layout: str,
                        what: str) -> None:
-    """SI-nn-layout-2: a tensor of known ndim has one dimension per layout letter."""
-    if t.ndim >= 0 and t.ndim != len(layout):
-        raise ctx.error(f"layout {layout} needs a {len(layout)}-d {what}, found ndim {t.ndim}",
+    """SI-nn-layout-2: a tensor of known ndim has one dimension per layout letter (a
+    split's inner axis is one: ``NCHW4c`` is 5-d)."""
+    ndim = len(layout_letters(layout))
+    if t.ndim >= 0 and t.ndim != ndim:
+        raise ctx.error(f"layout {layout} needs a {ndim}-d {what}, found ndim {t.ndim}",
                         rule="SI-nn-layout-2")
 
 
@@ -227,10 +230,8 @@ def _deduce_conv(ctx: DeduceContext, nsp: int) -> si.StructInfo:
     dl = conv_layout(ctx, ctx.attr("data_layout"), data_canon, "data")
     kl = conv_layout(ctx, ctx.attr("kernel_layout"), kernel_canon, "kernel")
     ol = conv_layout(ctx, ctx.attr("out_layout"), data_canon, "output")
-    for t, layout, what in ((data, dl, "data"), (weight, kl, "weight")):
-        if t.ndim >= 0 and t.ndim != layout.ndim:
-            raise ctx.error(f"layout {layout.text} needs a {layout.ndim}-d {what}, found "
-                            f"ndim {t.ndim}", rule="SI-nn-layout-2")
+    check_layout_ndim(ctx, data, dl.text, "data")
+    check_layout_ndim(ctx, weight, kl.text, "weight")
     out_dtype = ctx.attr("out_dtype")
     if out_dtype.is_void:
         out_dtype = common_dtype(ctx, data.dtype, weight.dtype)

@@ -60,7 +60,7 @@ def _pool_layouts(ctx: DeduceContext, x: si.TensorStructInfo, nsp: int):
     layout = ctx.attr("layout")
     where = split_pool_layout(layout, canonical)
     if where is not None and ctx.attr("out_layout") == layout:
-        check_layout_ndim(ctx, x, layout_letters(layout), "data")
+        check_layout_ndim(ctx, x, layout, "data")
         return "split", where
     perm = check_layout(ctx, layout, canonical, "data")
     operm = check_layout(ctx, ctx.attr("out_layout"), canonical, "output")
