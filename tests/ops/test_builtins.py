@@ -67,7 +67,7 @@ def test_view_operands_printed_as_the_empty_tuple_are_left_out():
     out = _run('y = R.memory.view(x, R.shape([2, 2]), R.dtype("int32"), R.tuple())',
                'x: R.Tensor((6,), dtype="float32")', [x])
     np.testing.assert_array_equal(out, x[:4].view(np.int32).reshape(2, 2))
-    assert_tensor(deduce("memory.view", [tensor((2, 3))], ), (2, 3), "float32")
+    assert_tensor(deduce("memory.view", [tensor((2, 3))]), (2, 3), "float32")  # all left out
 
 
 def test_ensure_zero_offset_of_a_view_is_a_copy_of_its_values():
