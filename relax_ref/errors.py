@@ -58,6 +58,21 @@ class StructInfoError(RelaxError):
     """An annotation contradicts what deduction proves, or an op's operands are invalid."""
 
 
+# The run-time check kinds a TIR assert may name to trap as an op's own check
+# (EXEC-tir-assert-2): LegalizeOps' guards (TE-leg-7) keep the op's kind.
+GUARD_KINDS = frozenset({"shape_mismatch", "invalid_value", "index_out_of_bounds",
+                         "division_by_zero"})
+
+
+def same_check(expected: str, found: str, found_rule: str | None) -> bool:
+    """Whether a trap of kind ``found`` (by rule ``found_rule``), after a pass, is the
+    check ``expected`` before it (CONF-pass-2, PASS-verify-5): the same kind, or an op's
+    negative result dimension (``invalid_value``) found where a lowered call allocates
+    the result (EXEC-sym-1)."""
+    return found == expected or (expected == "invalid_value" and found == "shape_mismatch"
+                                 and found_rule == "EXEC-sym-1")
+
+
 class RuntimeCheckError(RelaxError):
     """A check the language makes at run time failed; ``check`` says which
     (``match_cast``, ``shape_mismatch``, ``signature``, ...)."""

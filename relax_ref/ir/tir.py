@@ -118,6 +118,9 @@ class AssertStmt(Stmt):
     condition: PrimExpr
     message: str
     body: Stmt | None = None
+    # TVM 0.27's error kind (``assert c, ("ValueError", [parts])``); "" when written as a
+    # plain message (SYN-tir-assert-1).
+    error_kind: str = field(default="", kw_only=True)
     span: Span | None = field(default=None, kw_only=True)
 
 

@@ -249,10 +249,18 @@ class TirReader(LoopsAndBlocks, Reader):
         if kind == "assert_stmt":
             cond = self.prim(stmt.children[0])
             msg = self.value(stmt.children[1]) if stmt.children[1] is not None else ""
+            kind = ""
+            if (isinstance(msg, (tuple, list)) and len(msg) == 2 and isinstance(msg[0], str)
+                    and isinstance(msg[1], (tuple, list))
+                    and all(isinstance(m, str) for m in msg[1])):
+                # TVM 0.27 prints an error kind and message parts (SYN-tir-assert-1).
+                kind, msg = msg[0], "".join(msg[1])
             if not isinstance(msg, str):
-                raise self.error("an assert message must be a string", stmt.children[1],
+                raise self.error("an assert message must be a string, or an error kind and "
+                                 "a list of strings as TVM prints it: "
+                                 "(\"RuntimeError\", [\"...\"])", stmt.children[1],
                                  rule="SYN-tir-3")
-            return tir.AssertStmt(cond, msg, span=span)
+            return tir.AssertStmt(cond, msg, error_kind=kind, span=span)
         if kind == "pass_stmt":
             return None
         if kind == "return_stmt":

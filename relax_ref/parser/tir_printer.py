@@ -195,7 +195,9 @@ class TirPrinter(TirPrimPrinter):
             self.stmt(s.body, indent, out)
             self.names.pop()
         elif isinstance(s, tir.AssertStmt):
-            out.append(f"{pad}assert {self.prim(s.condition)}, {quote(s.message)}")
+            message = (f"({quote(s.error_kind)}, [{quote(s.message)}])" if s.error_kind
+                       else quote(s.message))
+            out.append(f"{pad}assert {self.prim(s.condition)}, {message}")
             if s.body is not None:
                 self.stmt(s.body, indent, out)
         elif isinstance(s, tir.While):

@@ -35,7 +35,7 @@ from relax_ref.ir import tir
 from relax_ref.ir.dtype import DataType, DTypeError
 from relax_ref.ir.numpy_dtype import dtype_of_numpy
 from relax_ref.ir.uses import stored_storage, tir_nodes
-from relax_ref.errors import RelaxError, ResourceError
+from relax_ref.errors import GUARD_KINDS, RelaxError, ResourceError
 from relax_ref.numerics import wrap_int
 from relax_ref.semantics.memory import poison_array
 from relax_ref.values import PrimScalar
@@ -354,9 +354,14 @@ class _Machine(VectorPath):
         del self.env[s.var]
 
     def _exec_assert(self, s: tir.AssertStmt) -> None:
-        """EXEC-tir-assert-1."""
+        """EXEC-tir-assert-1; a message ``"<kind>: ..."`` naming an op check's kind
+        traps as that kind (EXEC-tir-assert-2: LegalizeOps' guards, TE-leg-7)."""
         if not self._condition(s.condition):
-            raise _error(s.message or "assertion failed", s, "tir_assert", "EXEC-tir-assert-1")
+            message = s.message or "assertion failed"
+            kind, _, _ = message.partition(": ")
+            if kind in GUARD_KINDS:
+                raise _error(message, s, kind, "EXEC-tir-assert-2")
+            raise _error(message, s, "tir_assert", "EXEC-tir-assert-1")
         if s.body is not None:
             self.exec(s.body)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from relax_ref.errors import GUARD_KINDS
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
@@ -43,6 +44,10 @@ class LegalizeContext:
     # Bindings a legalization emits before the call's own (TE-leg-6).
     emitted: list[rx.Binding] = field(default_factory=list)
     _inputs: list[tuple[Tensor, rx.Expr]] = field(default_factory=list)
+    # Scalar parameters fed by R.Prim operands of unknown value (``prim``), by id.
+    _scalars: dict[int, rx.Expr] = field(default_factory=dict)
+    # Run-time checks the next PrimFunc asserts before computing (``require``).
+    _guards: list[tuple[P.PrimExpr, str]] = field(default_factory=list)
 
     # -- the call --------------------------------------------------------------------------
     @property
@@ -96,16 +101,18 @@ class LegalizeContext:
         return out
 
     def prim(self, i: int) -> P.PrimExpr:
-        """Operand ``i`` (an ``R.Prim`` of known value) as a PrimExpr (TE-leg-4)."""
+        """Operand ``i`` (an ``R.Prim``) as a PrimExpr: its value when known in int64
+        symbolic variables (which reach the PrimFunc as TE-func-2 scalars), else a scalar
+        parameter of the PrimFunc that the operand itself feeds (TE-func-4)."""
         s = self.arg_sinfo[i]
-        if not (isinstance(s, si.PrimStructInfo) and s.value is not None):
-            raise Decline(f"operand {i} is not a prim value of known value")
-        for v in P.free_vars(s.value):
-            # A variable reaches the PrimFunc as a scalar argument (TE-func-2); the Relax
-            # interpreter knows the values of int64 symbolic variables only.
-            if v.dtype != INT64:
-                raise Decline(f"operand {i} uses {v.name} of type {v.dtype}")
-        return s.value
+        if not isinstance(s, si.PrimStructInfo) or s.dtype.is_void:
+            raise Decline(f"operand {i} is not a prim value of known type")
+        if s.value is not None and all(v.dtype == INT64 for v in P.free_vars(s.value)):
+            return s.value
+        source = self.call.args[i]
+        var = P.Var(getattr(source, "name_hint", None) or f"p{i}", s.dtype)
+        self._scalars[id(var)] = source
+        return var
 
     def is_size(self, v: P.Var) -> bool:
         """Whether ``v`` is known never to be negative: a dimension of a tensor operand of
@@ -164,6 +171,24 @@ class LegalizeContext:
                 raise Decline(f"cannot tell at compile time whether {t.name} broadcasts")
         return t[tuple(index)]
 
+    def require(self, condition: P.PrimExpr, kind: str, message: str) -> None:
+        """Check ``condition`` at run time where compile time cannot prove it: the
+        PrimFunc ``call_te`` writes next asserts it first, and a false one traps as the
+        op's own check of kind ``kind`` would (TE-leg-7, EXEC-tir-assert-2). A condition
+        that is literally true adds nothing."""
+        if isinstance(condition, P.IntImm) and condition.value:
+            return
+        if kind not in GUARD_KINDS:
+            raise ValueError(f"{kind!r} is not a check kind a guard may raise")
+        self._guards.append((condition, f"{kind}: {self.op_name}: {message}"))
+
+    @staticmethod
+    def show(e: P.PrimExpr) -> str:
+        """``e`` as TVMScript writes it, for a guard's message."""
+        from relax_ref.ir.text import print_prim_expr
+
+        return print_prim_expr(e) if isinstance(e, P.PrimExpr) else str(e)
+
     # -- emitting -------------------------------------------------------------------------
     def call_te(self, outputs: Tensor | Sequence[Tensor], name: str) -> rx.Call:
         """``R.call_tir`` of the PrimFunc computing ``outputs`` from the placeholders they
@@ -174,12 +199,16 @@ class LegalizeContext:
         passthrough = [t for t in outs if isinstance(t.op, Placeholder)]
         if passthrough:
             raise ValueError(f"{name}: an output must be computed, not a placeholder")
-        created = create_prim_func([t for t, _ in inputs] + outs, scalars_at=len(inputs))
+        created = create_prim_func([t for t, _ in inputs] + outs, scalars_at=len(inputs),
+                                   guards=tuple(self._guards))
+        self._guards.clear()
         gv = self.add_prim_func(name, created.func)
         # Symbolic variables no buffer binds travel as prim values after the tensors, to
-        # the PrimFunc's scalar parameters (TE-func-2; TVM 0.27's call_tir form).
+        # the PrimFunc's scalar parameters (TE-func-2; TVM 0.27's call_tir form); a
+        # scalar standing for an R.Prim operand is that operand (TE-func-4).
         args = rx.Tuple(tuple(src for _, src in inputs)
-                        + tuple(rx.PrimValue(v) for v in created.tir_vars))
+                        + tuple(self._scalars[id(v)] if id(v) in self._scalars
+                                else rx.PrimValue(v) for v in created.tir_vars))
         # Several outputs are several sinfo_args (``out_ty=[...]``, SI-struct-dps-2).
         ty = tuple(si.TensorStructInfo(t.shape, t.dtype, len(t.shape)) for t in outs)
         return rx.Call(rx.Op("relax.call_tir"), (gv, args), sinfo_args=ty,

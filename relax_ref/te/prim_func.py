@@ -47,11 +47,14 @@ class CreatedFunc:
 
 
 def create_prim_func(args: list[Tensor], *, extra_vars: tuple[P.Var, ...] = (),
-                     attrs: dict | None = None, scalars_at: int | None = None) -> CreatedFunc:
+                     attrs: dict | None = None, scalars_at: int | None = None,
+                     guards: tuple[tuple[P.PrimExpr, str], ...] = ()) -> CreatedFunc:
     """The PrimFunc computing the compute tensors among ``args`` from the placeholders
     among them (TE-func-1). ``extra_vars`` are symbolic variables to pass as scalars even
     when a buffer dimension could bind them. The scalar parameters come after the first
-    ``scalars_at`` buffer parameters (the inputs, as TVM 0.27 places them), or last."""
+    ``scalars_at`` buffer parameters (the inputs, as TVM 0.27 places them), or last.
+    ``guards`` are ``(condition, message)`` pairs asserted before the first stage
+    (TE-func-5)."""
     stages = _stages(args)
     arg_ids = {id(t) for t in args}
     for t in args:
@@ -71,6 +74,7 @@ def create_prim_func(args: list[Tensor], *, extra_vars: tuple[P.Var, ...] = (),
         blocks.extend(stmt.seq if isinstance(stmt, tir.SeqStmt) else (stmt,))
     intermediates = tuple(t.buffer for s in stages for t in s.outputs
                           if id(t) not in arg_ids)
+    blocks[:0] = [tir.AssertStmt(cond, message) for cond, message in guards]
     body_stmt = blocks[0] if len(blocks) == 1 else tir.SeqStmt(tuple(blocks))
     root = tir.SBlockRealize((), _TRUE, tir.SBlock("root", (), (), (), body_stmt,
                                                    alloc_buffers=intermediates))
@@ -335,6 +339,8 @@ class _FreeInStmt:
             self.expr(x.value)
             self.bound.add(id(x.var))
             self.stmt(x.body)
+        elif isinstance(x, tir.AssertStmt):
+            self.expr(x.condition)
         elif isinstance(x, tir.BufferStore):
             self.expr(x.value)
             for i in x.indices:
@@ -379,4 +385,6 @@ def _rewrite_stmt(s: tir.Stmt, fresh: dict, buffers: dict) -> tir.Stmt:
         return tir.LetStmt(s.var, ex(s.value), _rewrite_stmt(s.body, fresh, buffers))
     if isinstance(s, tir.BufferStore):
         return tir.BufferStore(buf(s.buffer), ex(s.value), tuple(ex(i) for i in s.indices))
+    if isinstance(s, tir.AssertStmt) and s.body is None:
+        return tir.AssertStmt(ex(s.condition), s.message)
     raise TEError(f"unexpected statement {type(s).__name__}")

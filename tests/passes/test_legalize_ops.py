@@ -196,14 +196,35 @@ class M:
     np.testing.assert_array_equal(b, x + 5)
 
 
+
+def test_a_prim_operand_of_unknown_value_is_a_scalar_parameter():
+    """TE-func-4: an R.Prim operand whose value is not known (a float parameter, as in
+    TVM's own legalization tests) becomes a scalar parameter of the PrimFunc, fed by
+    the operand itself, wherever a lowering reads its value."""
+    text = '''
+@I.ir_module
+class M:
+    @R.function
+    def main(x: R.Tensor(("n", 3), "float32"), p: R.Prim("float32"), q: R.Prim("int32")):
+        a = R.multiply(x, p)
+        b = R.greater(x, p)
+        c = R.clip(x, p, R.prim_value(T.float32(0.75)))
+        i = R.astype(x, "int32")
+        d = R.floor_divide(i, q)
+        return (a, b, c, d)
+'''
+    mod = relax_ref.check(relax_ref.from_source(text))
+    out = legalize_ops(mod)
+    assert _legalizable_calls(out, known_only=True) == [], out.script()
+    assert "p: T.float32" in out.script()
+    check_pass(legalize_ops, mod, trials=4)
+
 # Conformance modules where a call whose shapes are known stays after LegalizeOps, each
 # for a documented reason (the families' spec pages, "Lowering").
 STAYS = {
-    "ops/add_prim_scalar": "a float R.Prim operand (TE-leg-2)",
     "ops/broadcast_to_symbolic_trap": "a broadcast undecidable at compile time (TE-leg-3)",
     "ops/eye_prims": "R.Prim sizes that may be negative (TE-leg-create-1)",
     "ops/tril_prim_k": "an R.Prim offset that may be negative (TE-leg-create-1)",
-    "ops/conv2d_channel_check": "a channel check only the op makes (TE-leg-nn-*)",
     "ops/conv2d_split_layout_nchw4c": "a split layout (TE-leg-nn-3; TVM 0.27 leaves it too)",
     "ops/conv1d_transpose_crop_trap": "an output size that may be negative (TE-leg-nn-10)",
     "ops/max_pool3d_negative_output_trap": "an output size that may be negative",
@@ -214,7 +235,6 @@ STAYS = {
     "ops/resize2d_empty_image_trap": "an input axis that may be empty (TE-leg-image-1)",
     "ops/affine_grid_aligned_size_one_trap": "an aligned size that may be below 2 "
                                              "(TE-leg-image-3)",
-    "ops/conv2d_negative_output_trap": "an output size that may be negative (TE-leg-nn-*)",
     "ops/max_pool2d_negative_output_trap": "an output size that may be negative",
     "ops/pad_crop_trap": "a pad that may crop past the axis",
     "ops/prelu_symbolic_alpha_check": "alpha's length checked only at run time",
