@@ -33,8 +33,7 @@ from .nn import (
     to_layout,
 )
 from .nn_lowering import (
-    add, at, by_letter, cast_stage, conv_acc_dtype, mul, proved_divides, proved_eq,
-    proved_nonneg, zero_if_empty,
+    add, at, by_letter, cast_stage, conv_acc_dtype, guard_divides, guard_eq, mul, zero_if_empty,
 )
 from .registry import Attr, DeduceContext, OpDef, Operand, register, to_dtype, to_int, to_str
 
@@ -162,8 +161,10 @@ def _legalize_conv_transpose(ctx, nsp: int):
     group's input channels and the kernel taps, ``x[(y + pad - k*d) / s] * w[c, o, k]``
     where that position is a whole input index inside the data (a lazy
     ``T.if_then_else``, so nothing outside is read), in the accumulation dtype, computed
-    in ``out_layout``; then a cast stage for narrow floats. Declines unless the channel
-    checks of EXEC-nn-conv_transpose-1 and a non-negative output provably hold."""
+    in ``out_layout``; then a cast stage for narrow floats. The channel checks of
+    EXEC-nn-conv_transpose-1, where not proved, are the PrimFunc's guards (TE-leg-7); a
+    negative output length (EXEC-nn-conv_transpose-2) traps where the call allocates the
+    result (EXEC-sym-1, CONF-pass-2)."""
     sp = CONV_LAYOUTS[nsp][0][2:]
     x, w = ctx.tensor(0, "data"), ctx.tensor(1, "weight")
     dl, kl, ol = ctx.attr("data_layout"), ctx.attr("kernel_layout"), ctx.attr("out_layout")
@@ -172,9 +173,8 @@ def _legalize_conv_transpose(ctx, nsp: int):
     out_shape = ctx.result_shape()
     out_dtype = ctx.result_sinfo.dtype
     d, k = by_letter(dl, x.shape), by_letter(kl, w.shape)
-    if not proved_eq(d["C"], k["I"]) or not proved_divides(k["I"], groups) \
-            or not proved_nonneg(out_shape):
-        raise ctx.decline("channels or output size not provably valid")
+    guard_eq(ctx, d["C"], k["I"], "the data's channels and the kernel's input channels")
+    guard_divides(ctx, k["I"], groups, "the kernel's input channels, split into groups")
     acc = conv_acc_dtype(out_dtype)
     per_group_in = k["I"] if groups == 1 else P.FloorDiv(k["I"], i64(groups), INT64)
     rc = te.reduce_axis(per_group_in, "rc")

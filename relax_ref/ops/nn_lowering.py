@@ -95,13 +95,6 @@ def guard_divides(ctx, total, part: int, what: str, kind: str = "shape_mismatch"
                     f"{what}: {ctx.show(total)} must be a multiple of {part}")
 
 
-def proved_nonneg(dims: Sequence[P.PrimExpr]) -> bool:
-    """Every dimension is >= 0: an output dimension that might be negative at run time is
-    the op's run-time error (EXEC-nn-conv-2, EXEC-nn-pool-1, EXEC-nn-pad-1), which a
-    PrimFunc cannot raise with the same check, so such a call declines."""
-    return all(proved(P.GE(_i64(d), _i64(0), BOOL)) for d in dims)
-
-
 def at(letters: str, canon: dict[str, P.PrimExpr]) -> tuple[P.PrimExpr, ...]:
     """The index tuple of an operand of layout ``letters`` for indices given per letter."""
     return tuple(canon[c] for c in letters)
@@ -232,15 +225,14 @@ def _const_div(a: P.PrimExpr, b: int) -> P.PrimExpr:
 # -- pools (TE-leg-nn-4, TE-leg-nn-5) ----------------------------------------------------------------
 
 def _pool_frame(ctx):
-    """The data, its layout letters and the output's, and the output shape; declines a
-    call whose output might be negative at run time (TE-leg-nn-1)."""
+    """The data, its layout letters and the output's, and the output shape. A pooled
+    size that is negative at run time (EXEC-nn-pool-1's only check, raised exactly when
+    a deduced output dimension is negative) traps where the call allocates the result
+    (EXEC-sym-1, CONF-pass-2), so it needs no guard."""
     x = ctx.tensor(0, "data")
     layout, out_layout = ctx.attr("layout"), ctx.attr("out_layout")
     letters, out_letters = layout_letters(layout), layout_letters(out_layout)
-    out_shape = ctx.result_shape()
-    if not proved_nonneg(out_shape):
-        raise ctx.decline("the pooled size may be negative at run time")
-    return x, letters, out_letters, out_shape
+    return x, letters, out_letters, ctx.result_shape()
 
 
 def legalize_pool(ctx, kind: str, nsp: int):
@@ -381,13 +373,12 @@ def legalize_pad(ctx):
     """``constant``: ``pad_value`` (as NumPy converts it to the dtype) outside the input;
     the other modes read the input at topi's index maps, so an index outside an axis
     traps as the op does (EXEC-nn-pad-2). A ``pad_value`` that does not convert to the
-    integer dtype exactly declines."""
+    integer dtype exactly declines. A crop past the axis (EXEC-nn-pad-1's negative output
+    length) traps where the call allocates the result (EXEC-sym-1, CONF-pass-2)."""
     x = ctx.tensor(0, "data")
     widths, mode = ctx.attr("pad_width"), ctx.attr("pad_mode")
     before, after = widths[0::2], widths[1::2]
     out_shape = ctx.result_shape()
-    if not proved_nonneg(out_shape):
-        raise ctx.decline("the padded size may be negative at run time")
     if mode == "constant":
         value = _pad_constant(ctx.attr("pad_value"), x.dtype)
         if value is None:

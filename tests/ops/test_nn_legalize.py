@@ -68,11 +68,12 @@ def test_conv2d_with_symbolic_channels_and_out_dtype():
     check_lowered(text, "relax.nn.conv2d")
 
 
-def test_conv_that_may_have_a_negative_output_size_is_left_alone():
-    # n < 2 is the op's invalid_value trap; the PrimFunc's call would trap otherwise
+def test_conv_that_may_have_a_negative_output_size_lowers():
+    # n < 2 is the op's invalid_value trap; lowered, the result (n - 2, n - 2) traps
+    # where the call allocates it (CONF-pass-2), which check_pass meets at n = 0 and 1
     text = module('x: R.Tensor((1, 1, "n", "n"), "float32"), w: R.Tensor((1, 1, 3, 3), "float32")',
                   "y = R.nn.conv2d(x, w)")
-    check_lowered(text, "relax.nn.conv2d", lowered=False)
+    check_lowered(text, "relax.nn.conv2d")
 
 
 # -- pools --------------------------------------------------------------------------------
@@ -105,6 +106,15 @@ def test_pools_lower(case):
                   f"count_include_pad={include}, layout=\"{layout}\", "
                   f"out_layout=\"{out_layout}\")")
     check_lowered(text, f"relax.nn.{kind}_pool2d")
+
+
+def test_pools_whose_output_may_be_negative_lower():
+    # EXEC-nn-pool-1 traps exactly when the deduced (n - 2) is negative: lowered, that is
+    # the result's allocation (CONF-pass-2), met by check_pass at n = 0 and 1
+    for op in ("max_pool2d", "avg_pool2d"):
+        text = module('x: R.Tensor((1, 2, "n", 4), "float32")',
+                      f"y = R.nn.{op}(x, pool_size=[3, 3], ceil_mode=True)")
+        check_lowered(text, f"relax.nn.{op}")
 
 
 def test_max_pool_keeps_a_nan_and_pools_split_layouts():
@@ -157,7 +167,8 @@ def test_pad_lowers(mode, widths, dtype, value):
 
 
 def test_pad_crops_and_declines_an_unrepresentable_value():
-    for widths in ([1, 0, -2, -1], [2, 0, -2, 3], [0, 1, 3, -4]):
+    # ("n", 5) cropped by 2 from the front: n < 2 traps where the result is allocated
+    for widths in ([1, 0, -2, -1], [2, 0, -2, 3], [0, 1, 3, -4], [-2, 0, 0, 0]):
         crop = module('x: R.Tensor(("n", 5), "int32")', f"y = R.nn.pad(x, pad_width={widths}, "
                       "pad_value=-3.0)")
         check_lowered(crop, "relax.nn.pad")

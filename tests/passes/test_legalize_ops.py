@@ -226,8 +226,6 @@ STAYS = {
     "ops/eye_prims": "R.Prim sizes that may be negative (TE-leg-create-1)",
     "ops/tril_prim_k": "an R.Prim offset that may be negative (TE-leg-create-1)",
     "ops/conv2d_split_layout_nchw4c": "a split layout (TE-leg-nn-3; TVM 0.27 leaves it too)",
-    "ops/conv1d_transpose_crop_trap": "an output size that may be negative (TE-leg-nn-10)",
-    "ops/max_pool3d_negative_output_trap": "an output size that may be negative",
     "ops/instance_norm_gamma_length_trap": "gamma's length checked only at run time",
     "ops/pixel_shuffle_symbolic_channels_trap": "channels not provably divisible by r * r",
     "ops/cross_entropy_with_logits_shape_trap": "shapes not provably equal (TE-leg-nn-11)",
@@ -235,8 +233,6 @@ STAYS = {
     "ops/resize2d_empty_image_trap": "an input axis that may be empty (TE-leg-image-1)",
     "ops/affine_grid_aligned_size_one_trap": "an aligned size that may be below 2 "
                                              "(TE-leg-image-3)",
-    "ops/max_pool2d_negative_output_trap": "an output size that may be negative",
-    "ops/pad_crop_trap": "a pad that may crop past the axis",
     "ops/prelu_symbolic_alpha_check": "alpha's length checked only at run time",
     "ops/power_i32": "integer power (spec/ops/elementwise.md)",
     "ops/reshape_symbolic_count_check": "element counts not provably equal (TE-leg-manip-*)",
