@@ -20,7 +20,7 @@ from .common import (
     runtime_axes, runtime_axis, tensor_arg,
 )
 from .nn import provably_indivisible
-from .nn_lowering import add, mul, proved_divides, proved_eq, zero_if_empty
+from .nn_lowering import add, guard_divides, guard_eq, mul, zero_if_empty
 from .registry import (
     Attr, DeduceContext, OpDef, Operand, register, to_bool, to_float, to_int, to_int_tuple,
 )
@@ -409,9 +409,9 @@ def _legalize_rms_norm(ctx):
 
 def _legalize_group_norm(ctx):
     """EXEC-nn-group_norm-1: per group, a sum stage and a sum-of-squares stage over the
-    group's channels and ``axes``; ``var = E[x^2] - E[x]^2``. Declines unless the channel
-    count provably splits into the groups and gamma/beta provably have its length (the
-    op's run-time checks)."""
+    group's channels and ``axes``; ``var = E[x^2] - E[x]^2``. The op's run-time checks
+    (the channel count splits into the groups, gamma and beta have its length) are the
+    PrimFunc's guards where not proved (TE-leg-nn-1)."""
     groups = ctx.attr("num_groups")
     return _lower_channel_norm(ctx, groups, "group_norm")
 
@@ -427,11 +427,14 @@ def _lower_channel_norm(ctx, groups: int | None, name: str):
     c_axis = ctx.attr("channel_axis") % x.ndim
     axes = [a % x.ndim for a in ctx.attr("axes")]
     channels = x.shape[c_axis]
-    if groups is not None and not proved_divides(channels, groups) or \
-            not proved_eq(gamma.shape[0], channels) or not proved_eq(beta.shape[0], channels):
-        raise ctx.decline("the channels do not provably split into the groups")
     if not axes:
         raise ctx.decline("no axes to normalize over")
+    # EXEC-nn-norm-1's shape checks, where not proved, are the PrimFunc's guards
+    # (TE-leg-7): every read below is in bounds once they hold.
+    if groups is not None:
+        guard_divides(ctx, channels, groups, "the channels, split into num_groups")
+    guard_eq(ctx, gamma.shape[0], channels, "gamma's length and the channel count")
+    guard_eq(ctx, beta.shape[0], channels, "beta's length and the channel count")
     # per_group channels in each group: 1 for instance_norm, whose groups are the channels
     if groups is None:
         per_group, group_count = P.IntImm(1, INT64), channels

@@ -3,8 +3,12 @@ its attributes and symbolic dimensions (check_pass runs them at 1, 0, 2 and 3), 
 its results and traps through LegalizeOps."""
 from __future__ import annotations
 
+import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+import relax_ref
 
 from .legalize_helpers import check_lowered, module
 
@@ -218,11 +222,22 @@ def test_group_norm_lowers(groups, axes, center, scale, dtype):
     check_lowered(text, "relax.nn.group_norm")
 
 
-def test_group_norm_with_channels_not_provably_split_is_left_alone():
-    text = module('x: R.Tensor((2, "c"), "float32"), g: R.Tensor(("c",), "float32"), '
+def test_group_norm_guards_the_channel_split_and_parameter_lengths():
+    # c odd (1, 3) does not split into 2 groups; gamma's k may differ from c: the op's
+    # shape_mismatch checks are the PrimFunc's asserts (TE-leg-nn-1), which check_pass
+    # meets at the values where they fail as well as where they hold
+    text = module('x: R.Tensor((2, "c", 3), "float32"), g: R.Tensor(("k",), "float32"), '
                   'b: R.Tensor(("c",), "float32")',
-                  "y = R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[])")
-    check_lowered(text, "relax.nn.group_norm", lowered=False)
+                  "y = R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[2])")
+    out = check_lowered(text, "relax.nn.group_norm")
+    assert out.script().count("assert ") == 2, out.script()
+    x, g = np.ones((2, 4, 3), "float32"), np.ones(4, "float32")
+    lowered = relax_ref.run(out, x, g, g)
+    np.testing.assert_allclose(lowered, relax_ref.run(relax_ref.from_source(text), x, g, g))
+    with pytest.raises(relax_ref.RuntimeCheckError, match="gamma's length") as err:
+        relax_ref.run(out, x, g[:3], g)
+    assert err.value.check == "shape_mismatch"
+    check_lowered(text.replace("axes=[2]", "axes=[]"), "relax.nn.group_norm", lowered=False)
 
 
 @_SETTINGS
