@@ -13,13 +13,14 @@ import numpy as np
 from relax_ref import te
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.dtype import BOOL, INT64
+from relax_ref.ir.dtype import INT64
 
 from .common import (
     OpRuntimeError, expr_text, i64, provably_ne, same_as, shape_product, tensor_arg,
     unknown_tensor,
 )
-from .manipulate_lowering import provable, reshape_stage
+from .manipulate_lowering import reshape_stage
+from .nn_lowering import guard_divides
 from .registry import Attr, DeduceContext, OpDef, Operand, register, to_int
 
 FAMILY = "nn"
@@ -109,12 +110,12 @@ def _pixel_shuffle(attrs, x):
 
 
 def _legalize_pixel_shuffle(ctx):
-    """TE-leg-nn-9: one gather stage reading topi's index map; declines unless the
-    channel count provably divides by ``r * r`` (the op's run-time check)."""
+    """TE-leg-nn-9: one gather stage reading topi's index map; the op's run-time check
+    (the channel count divides by ``r * r``), where not proved, is the PrimFunc's guard
+    (TE-leg-nn-1), after which every read is in bounds."""
     x = ctx.tensor(0, "data")
     r = ctx.attr("upscale_factor")
-    if not provable(P.EQ(P.FloorMod(x.shape[-3], i64(r * r), INT64), i64(0), BOOL)):
-        raise ctx.decline("the channel count is not provably divisible by r * r")
+    guard_divides(ctx, x.shape[-3], r * r, "the channel count, split by upscale_factor squared")
     rr = i64(r)
 
     def formula(*idx):
