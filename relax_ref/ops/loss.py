@@ -17,7 +17,7 @@ from relax_ref.ir.dtype import BOOL, INT64
 from .common import (
     OpRuntimeError, common_dtype, common_vdevice, expr_text, provably_ne, quiet, tensor_arg,
 )
-from .nn_lowering import proved_eq, zero_if_empty
+from .nn_lowering import guard_eq, zero_if_empty
 from .pool import window_sum
 from .registry import (
     Attr, DeduceContext, OpDef, Operand, one_of, register, to_int,
@@ -129,14 +129,17 @@ def _legalize_nll_loss(ctx):
     """TE-leg-nn-11: ``nll_loss`` (the per-target loss under a lazy ``T.if_then_else``,
     so an ignored target reads nothing and an out-of-range one traps as the op); for
     ``sum``/``mean`` a full sum (and for ``mean`` the weight sum) and the division.
-    Declines unless the operand shapes provably agree."""
+    The op's shape checks, where not proved, are the PrimFunc's guards (TE-leg-nn-1)."""
     pred, tgt = ctx.tensor(0, "predictions"), ctx.tensor(1, "targets")
     wgt = ctx.tensor(2, "weights") if len(ctx.args) > 2 else None
     classes = pred.shape[0] if pred.ndim == 1 else pred.shape[1]
     want = () if pred.ndim == 1 else (pred.shape[0], *pred.shape[2:])
-    if len(want) != tgt.ndim or not all(proved_eq(a, b) for a, b in zip(want, tgt.shape)) \
-            or (wgt is not None and not proved_eq(wgt.shape[0], classes)):
-        raise ctx.decline("the operand shapes do not provably agree")
+    if len(want) != tgt.ndim:
+        raise ctx.decline("targets of the wrong ndim")
+    for i, (a, b) in enumerate(zip(want, tgt.shape)):
+        guard_eq(ctx, b, a, f"the targets' dimension {i} and the predictions'")
+    if wgt is not None:
+        guard_eq(ctx, wgt.shape[0], classes, "the weights' length and the class count")
     dt = pred.dtype
     ignore = te.const(ctx.attr("ignore_index"), INT64)
 
@@ -216,10 +219,13 @@ def _cross_entropy(attrs, pred, label):
 
 def _legalize_cross_entropy(ctx):
     """TE-leg-nn-11: the elementwise product, a full sum, then the negation and the
-    division by the batch size. Declines unless the shapes provably agree."""
+    division by the batch size. Shapes not provably equal are the PrimFunc's guards
+    (TE-leg-nn-1)."""
     pred, label = ctx.tensor(0, "predictions"), ctx.tensor(1, "labels")
-    if not all(proved_eq(a, b) for a, b in zip(pred.shape, label.shape)):
-        raise ctx.decline("the operand shapes do not provably agree")
+    if pred.ndim != label.ndim:
+        raise ctx.decline("operands of different ndim")
+    for i, (a, b) in enumerate(zip(pred.shape, label.shape)):
+        guard_eq(ctx, a, b, f"the predictions' and the labels' dimension {i}")
     prod = te.compute(pred.shape, lambda *i: pred[i] * label[i], name="T_multiply",
                       axis_prefix="ax")
     total = _sum_all(prod, "T_multiply_red")

@@ -116,6 +116,20 @@ def test_cross_entropy_lowers(shape):
                   "relax.nn.cross_entropy_with_logits")
 
 
+def test_losses_guard_shapes_that_may_differ():
+    """TE-leg-nn-11 with TE-leg-nn-1: shapes not provably equal are the PrimFunc's
+    shape_mismatch guards; check_pass runs the symbolic values where they hold and fail."""
+    out = check_lowered(module('x: R.Tensor((2, "a"), "float32"), y: R.Tensor((2, "b"), "float32")',
+                               "z = R.nn.cross_entropy_with_logits(x, y)", "z"),
+                        "relax.nn.cross_entropy_with_logits")
+    assert "assert a == b" in out.script(), out.script()
+    out = check_lowered(module('p: R.Tensor(("n", 3), "float32"), t: R.Tensor(("m",), "int64"), '
+                               'w: R.Tensor(("k",), "float32")',
+                               'y = R.nn.nll_loss(p, t, w, reduction="sum", ignore_index=1)'),
+                        "relax.nn.nll_loss")
+    assert out.script().count("assert ") == 2, out.script()
+
+
 def test_losses_agree_with_tvm():
     b = TvmBridge()
     nn_ = b.relax.op.nn
