@@ -327,8 +327,8 @@ def _legalize_resize(ctx, nsp: int):
     """TE-leg-image-1: one stage ``resize`` computing each output element with the
     formulas of the semantics on te expressions (the same float32 operations in the same
     order), the taps read at clamped indices, in the data layout. An input axis that may
-    be empty while the output is not declines (the op traps there; a clamped read of an
-    empty axis would trap with another message only at run time)."""
+    be empty while the output is not (EXEC-image-resize-2's trap) is the PrimFunc's
+    guard, so no clamped read of an empty axis is ever made (TE-leg-7)."""
     canonical = CONV_LAYOUTS[nsp][0]
     x = ctx.tensor(0, "data")
     layout = ctx.attr("layout")
@@ -386,22 +386,31 @@ def _legalize_resize(ctx, nsp: int):
                 value = te.if_then_else(P.Or(P.LT(coord, te.const(0.0, FLOAT32), BOOL),
                                              P.GT(coord, limit, BOOL), BOOL), e, value)
         return te.cast(out_dtype, value)
-    if not all(_proved_positive_or_empty(in_size[c], out_shape) for c in sp):
-        raise ctx.decline("an input axis may be empty while the output is not")
+    _guard_nonempty_input(ctx, [in_size[c] for c in sp], out_shape)
     out = te.compute(out_shape, formula, name="resize", axis_prefix="ax")
     return ctx.call_te(out, f"resize{nsp}d")
 
 
-def _proved_positive_or_empty(size, out_shape) -> bool:
+def _guard_nonempty_input(ctx, sizes, out_shape) -> None:
+    """EXEC-image-resize-2: an empty output, or every input axis non-empty; where the
+    analyzer cannot prove it, the PrimFunc asserts it (``index_out_of_bounds``)."""
     from .nn_lowering import proved
-    nonempty = P.GT(size, P.IntImm(0, INT64), BOOL)
-    if proved(nonempty):
-        return True
-    some_zero = None
+    zero = P.IntImm(0, INT64)
+    # only the terms the analyzer cannot decide: an axis not provably non-empty, an
+    # output dimension not provably positive
+    ok = None
+    for size in sizes:
+        nonempty = P.GT(size, zero, BOOL)
+        if not proved(nonempty):
+            ok = nonempty if ok is None else P.And(ok, nonempty, BOOL)
+    if ok is None:
+        return
     for d in out_shape:
-        z = P.EQ(d, P.IntImm(0, INT64), BOOL)
-        some_zero = z if some_zero is None else P.Or(some_zero, z, BOOL)
-    return some_zero is not None and proved(P.Or(nonempty, some_zero, BOOL))
+        if not proved(P.GT(d, zero, BOOL)):
+            ok = P.Or(ok, P.EQ(d, zero, BOOL), BOOL)
+    if not proved(ok):
+        ctx.require(ok, "index_out_of_bounds",
+                    "resize of an empty image to a non-empty output reads outside it")
 
 
 # -- registration --------------------------------------------------------------------------------

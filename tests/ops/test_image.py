@@ -122,13 +122,17 @@ def test_resize_symbolic_output_and_3d_lower():
                   "relax.image.resize3d")
 
 
-def test_resize_of_a_possibly_empty_image_is_left_alone():
-    from relax_ref.passes.legalize_ops import legalize_ops
-
-    from .legalize_helpers import calls_of
-    mod = relax_ref.parse(module('x: R.Tensor((1, 1, "h", 2), "float32")',
-                                 "y = R.image.resize2d(x, R.shape([2, 2]))"))
-    assert calls_of(legalize_ops(mod), "relax.image.resize2d") == 1
+def test_resize_of_a_possibly_empty_image_guards_it():
+    # h = 0 with a 2x2 output is EXEC-image-resize-2's index_out_of_bounds: the PrimFunc
+    # asserts h > 0 unless the output may be empty too (n = 0 reads nothing)
+    out = check_lowered(module('x: R.Tensor((1, 1, "h", 2), "float32")',
+                               "y = R.image.resize2d(x, R.shape([2, 2]))"),
+                        "relax.image.resize2d")
+    assert "assert h > T.int64(0)," in out.script(), out.script()
+    out = check_lowered(module('x: R.Tensor(("n", 1, "h", 2), "float32")',
+                               'y = R.image.resize2d(x, R.shape([2, 3]), method="cubic")'),
+                        "relax.image.resize2d")
+    assert "assert h > T.int64(0) or n == T.int64(0)," in out.script(), out.script()
 
 
 def test_tvm_reads_our_resize_calls():
