@@ -348,13 +348,13 @@ def _grid_sample(attrs, data, grid):
 def _legalize_grid_sample(ctx):
     """TE-leg-image-2: one stage ``grid_sample`` evaluating the shared formulas on te
     expressions per output element; each tap reads the data under a lazy bounds test
-    (0 outside). Declines unless the batch sizes and the coordinate count provably
-    agree."""
+    (0 outside). The batch sizes and the coordinate count, where not proved equal, are
+    the PrimFunc's guards (TE-leg-7)."""
     data, grid = ctx.tensor(0, "data"), ctx.tensor(1, "grid")
     nsp = _LAYOUTS[ctx.attr("layout")]
-    from .nn_lowering import proved_eq
-    if not proved_eq(grid.shape[0], data.shape[0]) or not proved_eq(grid.shape[1], nsp):
-        raise ctx.decline("the grid's batch or coordinate count may differ")
+    from .nn_lowering import guard_eq
+    guard_eq(ctx, grid.shape[0], data.shape[0], "the grid's batch and the data's")
+    guard_eq(ctx, grid.shape[1], nsp, "the grid's coordinate count and the spatial rank")
     ops = _TeOps(grid.dtype)
     sizes = data.shape[2:]
 
@@ -455,15 +455,22 @@ def _affine_grid(attrs, data, size):
 def _legalize_affine_grid(ctx):
     """TE-leg-image-3: one stage ``affine_grid``; the starts and steps are constants
     for constant sizes and computed in float64, then cast, for symbolic ones (as the
-    semantics). Declines with ``align_corners`` unless every size is provably >= 2."""
-    from .nn_lowering import proved
+    semantics). The op's checks, where not proved, are the PrimFunc's guards (TE-leg-7),
+    in its order: the matrix is ``(N, k, k + 1)`` (``shape_mismatch``), then with
+    ``align_corners`` every size is >= 2 (``invalid_value``)."""
+    from .nn_lowering import guard_eq, proved
     data = ctx.tensor(0, "data")
     out_shape = ctx.result_shape()
     sizes = out_shape[2:]
     k = len(sizes)
     align = ctx.attr("align_corners")
-    if align and not all(proved(P.GE(s, i64(2), BOOL)) for s in sizes):
-        raise ctx.decline("a size may be below 2 with align_corners")
+    guard_eq(ctx, data.shape[1], k, "the matrices' rows and the spatial rank")
+    guard_eq(ctx, data.shape[2], k + 1, "the matrices' columns and the spatial rank plus 1")
+    for s in sizes if align else ():
+        at_least_two = P.GE(s, i64(2), BOOL)
+        if not proved(at_least_two):
+            ctx.require(at_least_two, "invalid_value",
+                        f"align_corners needs every size >= 2, found {ctx.show(s)}")
     dt = data.dtype
 
     def start_step(s):

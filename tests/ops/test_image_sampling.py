@@ -151,12 +151,19 @@ def test_affine_grid_lowers(align, size):
     params = 't: R.Tensor(("n", 2, 3), "float32"), s: R.Shape([' + size + '])'
     text = module(params, "h = T.int64()\nw = T.int64()\n" + body if "w" in size else
                   "h = T.int64()\n" + body)
-    if align:
-        # h may be 0 or 1: the op checks it at run time, the lowering declines
-        import relax_ref
-        from relax_ref.passes.legalize_ops import legalize_ops
+    # aligned, h may be 0 or 1: the op's invalid_value, the PrimFunc's guard (TE-leg-7)
+    out = check_lowered(text, "relax.image.affine_grid")
+    assert ("assert h >= T.int64(2)" in out.script()) == align, out.script()
 
-        from .legalize_helpers import calls_of
-        assert calls_of(legalize_ops(relax_ref.parse(text)), "relax.image.affine_grid") == 1
-    else:
-        check_lowered(text, "relax.image.affine_grid")
+
+def test_grid_sample_and_affine_grid_guard_their_shapes():
+    # symbolic batches, coordinate counts and matrix sizes that may differ: the op's
+    # shape_mismatch checks are asserts, met by check_pass where they fail and hold
+    out = check_lowered(module('x: R.Tensor(("n", 1, 2, 2), "float32"), '
+                               'g: R.Tensor(("m", "k", 1, 3), "float32")',
+                               "y = R.image.grid_sample(x, g)"), "relax.image.grid_sample")
+    assert out.script().count("assert ") == 2, out.script()
+    out = check_lowered(module('t: R.Tensor((1, "a", "b"), "float32")',
+                               "y = R.image.affine_grid(t, R.shape([2, 3]))"),
+                        "relax.image.affine_grid")
+    assert out.script().count("assert ") == 2, out.script()

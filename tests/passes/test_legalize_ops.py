@@ -226,9 +226,6 @@ STAYS = {
     "ops/eye_prims": "R.Prim sizes that may be negative (TE-leg-create-1)",
     "ops/tril_prim_k": "an R.Prim offset that may be negative (TE-leg-create-1)",
     "ops/conv2d_split_layout_nchw4c": "a split layout (TE-leg-nn-3; TVM 0.27 leaves it too)",
-    "ops/grid_sample_batch_trap": "the grid's batch not provably the data's (TE-leg-image-2)",
-    "ops/affine_grid_aligned_size_one_trap": "an aligned size that may be below 2 "
-                                             "(TE-leg-image-3)",
     "ops/prelu_symbolic_alpha_check": "alpha's length checked only at run time",
     "ops/power_i32": "integer power (spec/ops/elementwise.md)",
     "ops/reshape_symbolic_count_check": "element counts not provably equal (TE-leg-manip-*)",
