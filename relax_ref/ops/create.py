@@ -344,12 +344,12 @@ def _short(ctx) -> str:
 
 
 def _prim_operand(ctx, i: int) -> P.PrimExpr:
-    """``R.Prim`` operand ``i`` (TE-leg-create-1). The lowerings are written for values
-    that are never negative: a symbolic value is lowered only when each of its variables
-    is a size (TE-leg-4); otherwise the call stays."""
-    value = ctx.prim(i)
-    ctx.require_sizes([value], f"operand {i}")
-    return value
+    """``R.Prim`` operand ``i`` (TE-leg-create-1), of any value: an offset (``k``),
+    ``arange``'s bounds and a negative-capable formula are exact for every value, and a
+    size (``eye``'s ``n``, ``m``, a window size) is a result dimension, whose negative
+    value traps where the lowered call allocates the result, as the op's
+    ``invalid_value`` (TE-leg-7)."""
+    return ctx.prim(i)
 
 
 def _int_operand(ctx, i: int) -> P.PrimExpr:
@@ -455,7 +455,7 @@ def _hamming_window(attrs, n, periodic, alpha, beta):
 
 def _legalize_hamming_window(ctx):
     """TE-leg-create-5: EXEC-create-hamming-1's steps in one block over ``(n,)``,
-    ``n == 1`` selecting 1 (the window size must be a size, TE-leg-4)."""
+    ``n == 1`` selecting 1 (a negative ``n`` traps at the result's allocation)."""
     n = _int_operand(ctx, 0)
     periodic = ctx.prim(1)
     alpha, beta = (te.cast("float64", ctx.prim(i)) for i in (2, 3))

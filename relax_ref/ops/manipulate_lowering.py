@@ -90,13 +90,13 @@ def _result_tensor(ctx) -> tuple[P.PrimExpr, ...]:
 
 def reshape_stage(ctx, x: te.Tensor, out_shape: Sequence[P.PrimExpr]) -> te.Tensor:
     """``T_reshape``: the element at the output's row-major position ``l`` is x's at
-    position ``l`` (TE-leg-manip-1). The element counts must be provably equal and every
-    target dimension provably non-negative (the op checks both at run time,
-    EXEC-manip-reshape-1)."""
+    position ``l`` (TE-leg-manip-1). Element counts not provably equal are the
+    PrimFunc's guard (the op's ``shape_mismatch``, EXEC-manip-reshape-1); a negative
+    target dimension traps where the result is allocated (TE-leg-7)."""
     old, new = shape_product(x.shape), shape_product(out_shape)
-    if not provable(P.EQ(old, new, BOOL)) or not all(
-            provable(P.GE(d, _i64(0), BOOL)) for d in out_shape):
-        raise ctx.decline("the element counts are not provably equal")
+    if not provable(P.EQ(old, new, BOOL)):
+        ctx.require(P.EQ(old, new, BOOL), "shape_mismatch",
+                    f"the element counts {ctx.show(old)} and {ctx.show(new)} must be equal")
     return te.compute(out_shape, lambda *i: x[unravel(linear_index(i, out_shape), x.shape)],
                       name="T_reshape", axis_prefix="ax")
 
@@ -141,8 +141,9 @@ def legalize_expand_dims(ctx):
 
 
 def legalize_squeeze(ctx):
-    """``T_squeeze[i] = x[i with 0 at the removed axes]``; every removed axis must be
-    provably of length 1 (the op checks it at run time, EXEC-manip-squeeze-1)."""
+    """``T_squeeze[i] = x[i with 0 at the removed axes]``; a removed axis not provably
+    of length 1 is the PrimFunc's guard (the op's ``shape_mismatch``,
+    EXEC-manip-squeeze-1)."""
     x = ctx.tensor(0)
     axis = ctx.attr("axis")
     if axis is None:
@@ -151,7 +152,8 @@ def legalize_squeeze(ctx):
         removed = {_norm_axis(a, x.ndim) for a in axis}
     for d in removed:
         if not provable(P.EQ(x.shape[d], _i64(1), BOOL)):
-            raise ctx.decline(f"axis {d} is not provably of length 1")
+            ctx.require(P.EQ(x.shape[d], _i64(1), BOOL), "shape_mismatch",
+                        f"axis {d} of length {ctx.show(x.shape[d])} must be of length 1")
 
     def formula(*i):
         it = iter(i)
@@ -204,9 +206,10 @@ def legalize_concat(ctx):
 def legalize_split(ctx):
     """One PrimFunc with one output per piece (TE-leg-manip-4): piece ``p`` along the
     axis starts at ``p * ceildiv(m, k)`` (k sections) or at ``clamp(index, 0, m)``
-    (indices); its length is the deduced one. Every length must be provably
-    non-negative (the op checks a section split's last length at run time,
-    EXEC-manip-split-1)."""
+    (indices); its length is the deduced one. A section split's last length is
+    negative exactly where the op traps (``shape_mismatch``, EXEC-manip-split-1), and
+    the lowered call traps there too, allocating that piece (TE-leg-7); an index
+    split's lengths are never negative (SI-manip-split-3)."""
     x = ctx.tensor(0)
     ios = ctx.attr("indices_or_sections")
     if isinstance(ctx.result_sinfo, si.TensorStructInfo):  # one piece: x itself
@@ -224,7 +227,7 @@ def legalize_split(ctx):
     outs = []
     for p in range(count):
         shape = ctx.result_shape(p)
-        if not provable(P.GE(shape[axis], _i64(0), BOOL)):
+        if not isinstance(ios, int) and not provable(P.GE(shape[axis], _i64(0), BOOL)):
             raise ctx.decline(f"piece {p}'s length is not provably non-negative")
         start = starts[p]
 
@@ -247,27 +250,15 @@ def _clamp_index(v: int, m: P.PrimExpr) -> P.PrimExpr:
 # -- broadcast_to, repeat, tile --------------------------------------------------------------
 
 def legalize_broadcast_to(ctx):
-    """``T_broadcast_to``: aligned at the right, a dimension of x that is the constant 1
-    is read at 0 and one provably equal to the target's at the output's index
-    (TE-leg-manip-5); any other declines, since the op decides it at run time
-    (EXEC-manip-bcast-1). Target dimensions must be provably non-negative."""
+    """``T_broadcast_to``: aligned at the right, each dimension of x is read as
+    ``ctx.broadcast`` reads it (TE-leg-manip-5, TE-leg-3): at 0 where provably 1, at the
+    output's index where provably the target's, else the PrimFunc checks that it is one
+    of the two (the op's ``shape_mismatch``, EXEC-manip-bcast-1) and reads at
+    ``T.Select(d == 1, 0, i)``. A negative target dimension traps where the result is
+    allocated (the op's ``invalid_value``, TE-leg-7)."""
     x = ctx.tensor(0)
     out_shape = _result_tensor(ctx)
-    for d in out_shape:
-        if not provable(P.GE(d, _i64(0), BOOL)):
-            raise ctx.decline("a target dimension is not provably non-negative")
-    lead = len(out_shape) - x.ndim
-    index_of = []
-    for d, dim in enumerate(x.shape):
-        if _is_const(dim, 1):
-            index_of.append(None)
-        elif provable(P.EQ(dim, out_shape[lead + d], BOOL)):
-            index_of.append(lead + d)
-        else:
-            raise ctx.decline(f"cannot tell at compile time whether dimension {d} "
-                              f"broadcasts")
-    out = te.compute(out_shape, lambda *i: x[tuple(_i64(0) if k is None else i[k]
-                                                   for k in index_of)],
+    out = te.compute(out_shape, lambda *i: ctx.broadcast(x, out_shape, i),
                      name="T_broadcast_to", axis_prefix="ax")
     return ctx.call_te(out, "broadcast_to")
 

@@ -17,7 +17,7 @@ from relax_ref.errors import GUARD_KINDS
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.dtype import INT64, DataType
+from relax_ref.ir.dtype import BOOL, INT64, DataType
 
 from .prim_func import create_prim_func
 from .tensor import Placeholder, Tensor, placeholder
@@ -151,24 +151,40 @@ class LegalizeContext:
         return tuple(s.shape)
 
     def broadcast(self, t: Tensor, out_shape: Sequence[P.PrimExpr],
-                  idx: Sequence[P.PrimExpr]) -> P.PrimExpr:
+                  idx: Sequence[P.PrimExpr], kind: str = "shape_mismatch") -> P.PrimExpr:
         """``t`` read at ``idx`` of a result of ``out_shape`` it broadcasts to (aligned
-        at the right; a dimension 1 is read at 0). A dimension neither 1 nor provably the
-        result's declines: the broadcast is decided at compile time (TE-leg-3)."""
+        at the right). A dimension provably 1 is read at 0, one provably the result's at
+        the result's index; any other is decided at run time: the PrimFunc requires it to
+        be 1 or the result's (a trap of ``kind``, the op's own check) and reads at
+        ``T.Select(d == 1, 0, i)`` (TE-leg-3)."""
         from relax_ref.ir.equal import structural_equal
+        from relax_ref.solver.analyzer import Analyzer
 
         lead = len(out_shape) - t.ndim
         if lead < 0:
             raise Decline(f"{t.name} has more dimensions than the result")
         index = []
+        analyzer = None
         for d, dim in enumerate(t.shape):
-            out_dim = out_shape[lead + d]
+            out_dim, i = out_shape[lead + d], idx[lead + d]
             if isinstance(dim, P.IntImm) and dim.value == 1:
                 index.append(0)
-            elif structural_equal(dim, out_dim, map_free_vars=False):
-                index.append(idx[lead + d])
+                continue
+            if structural_equal(dim, out_dim, map_free_vars=False):
+                index.append(i)
+                continue
+            analyzer = analyzer or Analyzer()
+            one = P.IntImm(1, dim.dtype)
+            if analyzer.can_prove(P.EQ(dim, one, BOOL)):
+                index.append(0)
+            elif analyzer.can_prove(P.EQ(dim, out_dim, BOOL)):
+                index.append(i)
             else:
-                raise Decline(f"cannot tell at compile time whether {t.name} broadcasts")
+                is_one = P.EQ(dim, one, BOOL)
+                self.require(P.Or(is_one, P.EQ(dim, out_dim, BOOL), BOOL), kind,
+                             f"dimension {d} of {t.name} ({self.show(dim)}) must be 1 or "
+                             f"the result's {self.show(out_dim)}")
+                index.append(P.Select(is_one, P.IntImm(0, i.dtype), i, i.dtype))
         return t[tuple(index)]
 
     def require(self, condition: P.PrimExpr, kind: str, message: str) -> None:

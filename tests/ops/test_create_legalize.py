@@ -94,17 +94,22 @@ def test_arange_lowers_with_float_operands(start, end, step, dtype):
     check_lowered(text, "relax.arange")
 
 
-def test_arange_to_a_dimension_is_lowered_only_when_it_is_an_operand_dimension():
-    """TE-leg-create-1: ``R.prim_value(n)`` of a prim parameter may be negative, which
-    ``tir_vars`` cannot carry: the call stays."""
+def test_r_prim_operands_that_may_be_negative_lower():
+    """TE-leg-create-1: ``R.prim_value(k)`` of a prim parameter may be negative; it
+    reaches the PrimFunc as a scalar argument, and the formulas are exact for any value
+    (check_pass tries k at 1, 0, 2, 3; tril is run at -2 too)."""
     text = module('x: R.Tensor(("n", 2), "float32"), p: R.Prim(value="k")',
                   "a = R.arange(R.prim_value(0), R.prim_value(k), R.prim_value(1))\n"
                   "b = R.tril(x, R.prim_value(k))\n"
-                  "c = R.tril(x, R.prim_value(n))\n"
+                  "c = R.triu(x, R.prim_value(n))\n"
                   "y = (a, b, c)")
-    out = check_lowered(text, "relax.arange", lowered=False)
-    assert "R.tril(x, R.prim_value(k))" in out.script()
-    assert "R.tril(x, R.prim_value(n))" not in out.script()
+    out = check_lowered(text, "relax.arange")
+    assert "R.tril" not in out.script() and "R.triu" not in out.script()
+    text = module('x: R.Tensor(("n", 2), "float32"), p: R.Prim(value="k")',
+                  "y = R.tril(x, R.prim_value(k))")
+    x = np.arange(6, dtype="float32").reshape(3, 2)
+    out = check_lowered(text, "relax.tril")
+    np.testing.assert_array_equal(relax_ref.run(out, x, -2), np.tril(x, -2))
 
 
 def test_values_as_numpy():
