@@ -222,23 +222,15 @@ class M:
 # Conformance modules where a call whose shapes are known stays after LegalizeOps, each
 # for a documented reason (the families' spec pages, "Lowering").
 STAYS = {
-    "ops/broadcast_to_symbolic_trap": "a broadcast undecidable at compile time (TE-leg-3)",
-    "ops/eye_prims": "R.Prim sizes that may be negative (TE-leg-create-1)",
-    "ops/tril_prim_k": "an R.Prim offset that may be negative (TE-leg-create-1)",
     "ops/conv2d_split_layout_nchw4c": "a split layout (TE-leg-nn-3; TVM 0.27 leaves it too)",
     "ops/prelu_symbolic_alpha_check": "alpha's length checked only at run time",
     "ops/power_i32": "integer power (spec/ops/elementwise.md)",
-    "ops/reshape_symbolic_count_check": "element counts not provably equal (TE-leg-manip-*)",
     "ops/shape_to_tensor_param": "a shape of unknown values",
-    "ops/split_symbolic_trap": "sections of a symbolic length (TE-leg-manip-*)",
-    "ops/squeeze_symbolic_trap": "a symbolic length removed (TE-leg-manip-*)",
     "ops/strided_slice_assume_inbound": "a length that may be negative (TE-leg-index-*)",
     "ops/strided_slice_assume_inbound_trap": "a length that may be negative (TE-leg-index-*)",
     "ops/slice_scatter_prim_bounds": "bounds known only at run time (TE-leg-index-7)",
     "ops/inspect_offsets_of_a_view": "offsets depend on the allocation (TE-leg-inspect-1)",
     "ops/grad_max_pool2d_backward_ties": "symbolic spatial dimensions (TE-leg-grad-4)",
-    "ops/hamming_window_negative_trap": "an R.Prim window size that may be negative "
-                                        "(TE-leg-create-5, TE-leg-4)",
     "ops/reverse_sequence_lengths_mismatch": "seq_lengths' length not provably the batch "
                                              "extent (TE-leg-manip-12)",
 }
