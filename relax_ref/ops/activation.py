@@ -24,7 +24,6 @@ from relax_ref import te
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL, FLOAT32, FLOAT64, DataType
-from relax_ref.ir.equal import structural_equal
 from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import (
@@ -354,8 +353,10 @@ def _legalize_elementwise(name: str):
 
 def _legalize_prelu(ctx):
     """TE-leg-act-2: ``x if x > 0 else x * alpha[c]``, ``c`` the index on ``axis`` (0
-    for an alpha of length literally 1). An alpha length neither 1 nor structurally the
-    channel count is left to the op's run-time check (EXEC-act-prelu-1)."""
+    for an alpha of length 1). The op's check that alpha's length is 1 or the channel
+    count (EXEC-act-prelu-1), where not proved, is the PrimFunc's guard (TE-leg-7); a
+    length that may be either picks the index with ``T.Select(length == 1, 0, c)``."""
+    from .nn_lowering import proved
     x, alpha = ctx.tensor(0), ctx.tensor(1)
     if alpha.ndim != 1 or alpha.dtype != x.dtype or x.ndim == 0:
         raise ctx.decline("alpha is not a 1-d tensor of the data's dtype")
@@ -363,14 +364,27 @@ def _legalize_prelu(ctx):
     if not -x.ndim <= axis < x.ndim:
         raise ctx.decline("axis out of range (the op traps)")
     axis %= x.ndim
-    length = alpha.shape[0]
-    single = isinstance(length, P.IntImm) and length.value == 1
-    if not single and not structural_equal(length, x.shape[axis], map_free_vars=False):
-        raise ctx.decline("alpha's length is not decided 1 or the channel count")
+    length, channels = alpha.shape[0], x.shape[axis]
+    one = P.IntImm(1, length.dtype)
+    is_one, is_channels = P.EQ(length, one, BOOL), P.EQ(length, channels, BOOL)
+    single = proved(is_one)
+    per_channel = not single and proved(is_channels)
+    if not single and not per_channel:
+        either = P.Or(is_one, is_channels, BOOL)
+        if not proved(either):
+            ctx.require(either, "shape_mismatch", f"alpha's length {ctx.show(length)} must be "
+                        f"1 or the channel count {ctx.show(channels)}")
+
+    def slope_index(c):
+        if single:
+            return 0
+        if per_channel:
+            return c
+        return P.Select(is_one, P.IntImm(0, c.dtype), c, c.dtype)
 
     def formula(*i):
         v = x[i]
-        slope = alpha[0 if single else i[axis]]
+        slope = alpha[slope_index(i[axis])]
         return te.select(_gt(v, _c(0, v)), v, v * slope)
     out = te.compute(x.shape, formula, name="compute")
     return ctx.call_te(out, "prelu")

@@ -56,11 +56,17 @@ def test_prelu_lowers(dtype, shape, data):
     check_lowered(text, "relax.nn.prelu")
 
 
-def test_prelu_with_an_undecided_alpha_length_stays():
-    # alpha (m,) against n channels: 1 or n only at run time (EXEC-act-prelu-1 decides).
+def test_prelu_with_an_undecided_alpha_length_guards_it():
+    # alpha (m,) against n channels: 1 or n only at run time. EXEC-act-prelu-1's check is
+    # the PrimFunc's assert and the slope index picks alpha[0] when m == 1; check_pass
+    # runs m == 1, m == n and the values where the check fails
     text = module('x: R.Tensor((2, "n"), "float32"), a: R.Tensor(("m",), "float32")',
                   "y = R.nn.prelu(x, a, axis=1)")
-    check_lowered(text, "relax.nn.prelu", lowered=False)
+    out = check_lowered(text, "relax.nn.prelu").script()
+    assert "assert m == T.int64(1) or m == n," in out, out
+    # a literal alpha length 3 is the channel count wherever the check passes
+    check_lowered(module('x: R.Tensor(("n", "c"), "float32"), a: R.Tensor((3,), "float32")',
+                         "y = R.nn.prelu(x, a, axis=1)"), "relax.nn.prelu")
 
 
 def test_softmax_rows_of_nan_and_infinities_agree():

@@ -223,7 +223,6 @@ class M:
 # for a documented reason (the families' spec pages, "Lowering").
 STAYS = {
     "ops/conv2d_split_layout_nchw4c": "a split layout (TE-leg-nn-3; TVM 0.27 leaves it too)",
-    "ops/prelu_symbolic_alpha_check": "alpha's length checked only at run time",
     "ops/power_i32": "integer power (spec/ops/elementwise.md)",
     "ops/shape_to_tensor_param": "a shape of unknown values",
     "ops/strided_slice_assume_inbound": "a length that may be negative (TE-leg-index-*)",
