@@ -314,12 +314,20 @@ def legalize_tile(ctx):
 
 def legalize_shape_to_tensor(ctx):
     """``shape_to_tensor[i]`` is dimension ``i`` of the shape, a chain of
-    ``if_then_else`` over ``i`` (TE-leg-manip-7); each variable must be a size the
-    function binds (TE-leg-manip-8, TE-leg-4)."""
+    ``if_then_else`` over ``i`` (TE-leg-manip-7). The op's shape operand traps on a
+    negative dimension (EXEC-sym-1) and the lowered call does not evaluate it, so a
+    dimension that is not provably non-negative from the sizes (TE-leg-4) is the
+    PrimFunc's guard ``d >= 0`` (TE-leg-manip-8). A shape of unknown values is
+    ``relax.run.shape_to_tensor``, as TVM 0.27 lowers it (TE-leg-5)."""
+    s = ctx.arg_sinfo[0]
+    if isinstance(s, si.ShapeStructInfo) and s.values is None:
+        return ctx.call_packed("relax.run.shape_to_tensor", ctx.args[0])
     dims = ctx.shape(0)
-    # The op's shape operand traps on a negative dimension (EXEC-sym-1) and the lowered
-    # call does not evaluate it: only sizes, never negative, may appear (TE-leg-4).
-    ctx.require_sizes(dims, "the shape")
+    for d in dims:
+        sizes = [v for v in P.free_vars(d) if ctx.is_size(v)]
+        if not provable(P.GE(d, _i64(0), BOOL), nonneg=sizes):
+            ctx.require(P.GE(d, _i64(0), BOOL), "shape_mismatch",
+                        f"the shape's dimension {ctx.show(d)} must not be negative")
 
     def formula(i):
         value: P.PrimExpr = _i64(0)

@@ -4,8 +4,12 @@ them at 1, 0, 2, 3), keeps its results and traps through LegalizeOps; a call who
 run-time check cannot be decided at compile time stays."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+import relax_ref
+from relax_ref.passes.legalize_ops import legalize_ops
 
 from .legalize_helpers import check_lowered, module
 
@@ -215,17 +219,24 @@ def test_shape_to_tensor(dims):
     check_lowered(text, "relax.shape_to_tensor")
 
 
-def test_shape_to_tensor_of_a_value_that_may_be_negative_stays():
+def test_shape_to_tensor_of_a_value_that_may_be_negative_is_checked_at_run_time():
     # k comes from an R.Prim: R.shape([k]) traps for a negative k, and the lowered call
-    # would not evaluate that shape (TE-leg-manip-8).
+    # does not evaluate that shape, so the PrimFunc checks k >= 0 (TE-leg-manip-8).
     text = module('p: R.Prim(value="k")', _declare("y = R.shape_to_tensor(R.shape([k]))")
                   .replace("n = T.int64()", "k = T.int64()"))
-    check_lowered(text, "relax.shape_to_tensor", lowered=False)
+    script = check_lowered(text, "relax.shape_to_tensor").script()
+    assert 'assert k >= T.int64(0), "shape_mismatch: relax.shape_to_tensor' in script, script
+    lowered = legalize_ops(relax_ref.check(relax_ref.from_source(text)))
+    with pytest.raises(relax_ref.RuntimeCheckError) as err:
+        relax_ref.run(lowered, -1)
+    assert err.value.check == "shape_mismatch"
 
 
-def test_shape_to_tensor_of_unknown_values_stays():
+def test_shape_to_tensor_of_unknown_values_is_a_packed_call():
+    # TVM 0.27's form: relax.run.shape_to_tensor computes the op (TE-leg-5).
     text = module("s: R.Shape(ndim=2)", "y = R.shape_to_tensor(s)")
-    check_lowered(text, "relax.shape_to_tensor", lowered=False)
+    script = check_lowered(text, "relax.shape_to_tensor").script()
+    assert 'R.call_pure_packed("relax.run.shape_to_tensor", s' in script, script
 
 
 def test_lowered_names_follow_topi():

@@ -224,7 +224,6 @@ class M:
 STAYS = {
     "ops/conv2d_split_layout_nchw4c": "a split layout (TE-leg-nn-3; TVM 0.27 leaves it too)",
     "ops/power_i32": "integer power (spec/ops/elementwise.md)",
-    "ops/shape_to_tensor_param": "a shape of unknown values",
     "ops/strided_slice_assume_inbound": "a length that may be negative (TE-leg-index-*)",
     "ops/strided_slice_assume_inbound_trap": "a length that may be negative (TE-leg-index-*)",
     "ops/slice_scatter_prim_bounds": "bounds known only at run time (TE-leg-index-7)",
