@@ -145,16 +145,15 @@ def legalize_pool2d_backward(ctx, kind: str):
     each in-bounds window position (the count as EXEC-nn-pool-2 with dilation 1); max
     scans the window keeping the first strictly largest in-bounds position in scratch
     buffers, then adds output_grad there. As TVM, a dilation other than 1 makes the call
-    stay; so does an output_grad whose shape is not provably the pool's output (the
-    kernel reads it at every window without a check; ``_grad_shape_proved``)."""
+    stay. EXEC-grad-pool-1's shape check (output_grad is the pool's output for data),
+    where not proved, is the PrimFunc's assert before the windows are read
+    (``_grad_shape_guard``, TE-leg-7)."""
     from .gather_scatter_lowering import call_serial, known_tensor, serial_nest
 
     g, x = known_tensor(ctx, 0), known_tensor(ctx, 1)
     if any(d != 1 for d in ctx.attr("dilation")):
         raise ctx.decline("a dilation other than 1 (TVM does not lower it either)")
     hw = _hw(ctx.attr("layout"))
-    if not _grad_shape_proved(ctx, g, x, hw):
-        raise ctx.decline("output_grad is not provably the pool's output shape")
     (kh, kw), (sh, sw) = ctx.attr("pool_size"), ctx.attr("strides")
     pt, pl, pb, pr = ctx.attr("padding")
     include = ctx.attr("count_include_pad")
@@ -219,20 +218,23 @@ def legalize_pool2d_backward(ctx, kind: str):
                     tir.BufferStore(out, P.Add(tir.BufferLoad(out, cell, dt), grad, dt), cell)))
             return tir.SeqStmt(tuple(stmts)) if len(stmts) > 1 else stmts[0]
         extents = [g_buf.shape[a] for a in others] + [g_buf.shape[hw[0]], g_buf.shape[hw[1]]]
-        return serial_nest(extents, window, "j")
+        nest = serial_nest(extents, window, "j")
+        # on the function's own variables (the buffers' shapes)
+        guard = _grad_shape_guard(ctx, g_buf.shape, bufs[1].shape, hw)
+        return nest if guard is None else tir.SeqStmt((guard, nest))
     name = f"{kind}_pool2d_backward"
     return call_serial(ctx, name, [(ctx.args[0], "output_grad", g), (ctx.args[1], "data", x)],
                        updates, result=x, zero=True,
                        scratch=tuple(scratch) if kind == "max" else ())
 
 
-def _grad_shape_proved(ctx, g: si.TensorStructInfo, x: si.TensorStructInfo, hw) -> bool:
-    """Whether output_grad's shape provably is the forward pool's output for data (the
-    kernel reads it at every window without a check): the other axes the same
-    expressions, the spatial ones proved equal to the window counts (SI-nn-window-1)."""
+def _grad_shape_guard(ctx, g_shape, x_shape, hw) -> tir.AssertStmt | None:
+    """EXEC-grad-pool-1's check that output_grad has the forward pool's output shape for
+    data (the other axes equal, the spatial ones the window counts, SI-nn-window-1) as
+    an assert of its ``shape_mismatch`` (EXEC-tir-assert-2); None when the analyzer
+    proves every dimension."""
     from types import SimpleNamespace
 
-    from relax_ref.ir.equal import structural_equal
     from relax_ref.solver.analyzer import Analyzer
 
     from .nn import window_count_expr
@@ -243,16 +245,18 @@ def _grad_shape_proved(ctx, g: si.TensorStructInfo, x: si.TensorStructInfo, hw) 
     ceil = ctx.attr("ceil_mode")
     # window_count_expr asks only its context's analyzer
     frame = SimpleNamespace(analyzer=analyzer)
-    want = list(x.shape)
-    want[hw[0]] = window_count_expr(frame, x.shape[hw[0]], kh, pt, pb, sh, dh, ceil)
-    want[hw[1]] = window_count_expr(frame, x.shape[hw[1]], kw, pl, pr, sw, dw, ceil)
-    for a, (got, expected) in enumerate(zip(g.shape, want)):
-        if a in hw:
-            if not analyzer.prove_equal(got, expected):
-                return False
-        elif not structural_equal(got, expected, map_free_vars=False):
-            return False
-    return True
+    want = list(x_shape)
+    want[hw[0]] = window_count_expr(frame, x_shape[hw[0]], kh, pt, pb, sh, dh, ceil)
+    want[hw[1]] = window_count_expr(frame, x_shape[hw[1]], kw, pl, pr, sw, dw, ceil)
+    cond = None
+    for got, expected in zip(g_shape, want):
+        same = P.EQ(got, expected, BOOL)
+        if not analyzer.can_prove(same):
+            cond = same if cond is None else P.And(cond, same, BOOL)
+    if cond is None:
+        return None
+    return tir.AssertStmt(cond, f"shape_mismatch: {ctx.op_name}: output_grad must have the "
+                                f"pool's output shape for data")
 
 
 def _register_all() -> None:

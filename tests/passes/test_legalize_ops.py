@@ -228,7 +228,6 @@ STAYS = {
     "ops/strided_slice_assume_inbound_trap": "a length that may be negative (TE-leg-index-*)",
     "ops/slice_scatter_prim_bounds": "bounds known only at run time (TE-leg-index-7)",
     "ops/inspect_offsets_of_a_view": "offsets depend on the allocation (TE-leg-inspect-1)",
-    "ops/grad_max_pool2d_backward_ties": "symbolic spatial dimensions (TE-leg-grad-4)",
     "ops/reverse_sequence_lengths_mismatch": "seq_lengths' length not provably the batch "
                                              "extent (TE-leg-manip-12)",
 }
