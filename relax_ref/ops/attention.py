@@ -17,9 +17,7 @@ from .common import (
     same_expr, tensor_arg,
 )
 from .nn import provably_indivisible
-from .nn_lowering import (
-    add, cast_stage, proved_divides, proved_eq, zero_if_empty,
-)
+from .nn_lowering import add, cast_stage, guard_eq, proved, zero_if_empty
 from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_float, to_int
 
 FAMILY = "nn"  # spec/ops/nn.md
@@ -287,18 +285,22 @@ def _legalize_attention(ctx):
     ``h`` reading key/value head ``h // (H / Hk)``), scaled, with the bias, then per row
     the maximum over the visible keys (from the lowest finite value, as the semantics),
     the exponentials (zero where masked), their sum, the weights ``e / sum`` and the sum
-    of weights times values, written as ``(B, Sq, H, Dv)``. Declines unless the operands'
-    batch sizes, lengths and head counts provably agree (the op's run-time checks) and
-    the bias's broadcast is decided at compile time (TE-leg-3). Computed in
-    ``attention_dtype`` (float32 for 16-bit floats), then a cast stage."""
+    of weights times values, written as ``(B, Sq, H, Dv)``. The op's shape checks (batch
+    sizes, lengths, head dimension, head counts dividing ``H``), where not proved, are
+    the PrimFunc's guards (TE-leg-7); the bias's broadcast must be decided at compile
+    time (TE-leg-3). Computed in ``attention_dtype`` (float32 for 16-bit floats), then a
+    cast stage."""
     q, k, v = ctx.tensor(0, "query"), ctx.tensor(1, "key"), ctx.tensor(2, "value")
     bias = ctx.tensor(3, "bias") if len(ctx.args) > 3 else None
     b, sq, h, d = q.shape
     skv, hk, hv, dv = k.shape[1], k.shape[2], v.shape[2], v.shape[3]
-    agree = [proved_eq(k.shape[0], b), proved_eq(v.shape[0], b), proved_eq(k.shape[3], d),
-             proved_eq(v.shape[1], skv), proved_divides(h, hk), proved_divides(h, hv)]
-    if not all(agree):
-        raise ctx.decline("the attention operands do not provably agree")
+    guard_eq(ctx, k.shape[0], b, "the key's batch and the query's")
+    guard_eq(ctx, v.shape[0], b, "the value's batch and the query's")
+    guard_eq(ctx, k.shape[3], d, "the key's head dimension and the query's")
+    guard_eq(ctx, v.shape[1], skv, "the value's length and the key's")
+    _guard_heads(ctx, h, hk, "key")
+    if not same_expr(hv, hk):
+        _guard_heads(ctx, h, hv, "value")
     dt = FLOAT32 if attention_dtype(numpy_dtype(q.dtype)) == np.float32 else q.dtype
 
     def head(heads, hh):
@@ -350,6 +352,18 @@ def _legalize_attention(ctx):
         axis=rv), name="T_attention")
     out = zero_if_empty(out, [skv])
     return ctx.call_te(cast_stage(out, q.dtype), ctx.op_name.split(".")[-1])
+
+
+def _guard_heads(ctx, h, heads, name: str) -> None:
+    """EXEC-nn-attention-1's head check: ``heads`` divides the query's ``h`` (no heads
+    only for no query heads), ``h == 0 or (heads > 0 and h % heads == 0)``; the modulus
+    is taken by ``max(heads, 1)`` so the guard itself never divides by zero."""
+    zero, one = P.IntImm(0, INT64), P.IntImm(1, INT64)
+    divides = P.EQ(P.FloorMod(h, P.Max(heads, one, INT64), INT64), zero, BOOL)
+    cond = P.Or(P.EQ(h, zero, BOOL), P.And(P.GT(heads, zero, BOOL), divides, BOOL), BOOL)
+    if not proved(cond):
+        ctx.require(cond, "shape_mismatch", f"the {name}'s {ctx.show(heads)} heads must "
+                    f"divide the query's {ctx.show(h)}")
 
 
 def _visible(ctx, sq, skv):

@@ -285,6 +285,23 @@ def test_attention_lowers(case):
     check_lowered(text, "relax.nn.attention_bias" if bias else "relax.nn.attention")
 
 
+def test_attention_guards_shapes_and_head_counts_that_may_differ():
+    # batch, lengths, head dimension and head counts known only at run time: the op's
+    # shape_mismatch checks are the PrimFunc's asserts (TE-leg-nn-1); check_pass runs the
+    # values where they hold (hk = 1 or 2 against h = 2) and fail (hk = 3, or 0 heads)
+    text = module('q: R.Tensor(("b", 2, "h", "d"), "float32"), '
+                  'k: R.Tensor(("c", "t", "hk", "e"), "float32"), '
+                  'v: R.Tensor(("b", "u", "hk", 3), "float32")',
+                  'y = R.nn.attention(q, k, v, causal_mask="TopLeft")')
+    out = check_lowered(text, "relax.nn.attention").script()
+    assert out.count("assert ") == 4, out   # b and hk are the value's too
+    x = np.ones((1, 2, 2, 4), "float32")
+    kv = np.ones((1, 3, 3, 4), "float32"), np.ones((1, 3, 3, 3), "float32")
+    with pytest.raises(relax_ref.RuntimeCheckError, match="heads must divide") as err:
+        relax_ref.run(relax_ref.from_source(out), x, *kv)
+    assert err.value.check == "shape_mismatch"
+
+
 def test_float16_attention_computes_in_float32():
     text = module('q: R.Tensor((1, "s", 4, 8), "float16"), k: R.Tensor((1, "t", 2, 8), "float16"), '
                   'v: R.Tensor((1, "t", 2, 8), "bfloat16")',
