@@ -128,30 +128,34 @@ def compute_take_backward(attrs, g: np.ndarray, x: np.ndarray, indices: np.ndarr
 def legalize_take_backward(ctx):
     """TE-leg-grad-2: the serial form (TE-leg-index-8, filled with zeros) with one update
     per position ``p`` of output_grad in row-major order: ``out[p[:a],
-    int64(indices[p[a:a+k]]), p[a+k:]] += output_grad[p]``. Declines unless output_grad's
-    shape is the same expressions as take's result."""
+    int64(indices[p[a:a+k]]), p[a+k:]] += output_grad[p]``. EXEC-grad-take-1's check
+    that output_grad has take's result shape, where not proved, is the PrimFunc's
+    ``shape_mismatch`` assert before the updates (TE-leg-7)."""
     from .gather_scatter_lowering import call_serial, known_tensor, serial_nest, store_combined
+    from .pool_grad import serial_shape_guard
     from relax_ref.ir import tir
-    from relax_ref.ir.equal import structural_equal
 
     g, x, ind = (known_tensor(ctx, i) for i in range(3))
     axis = ctx.attr("axis")
     a = 0 if axis is None else (axis + x.ndim if axis < 0 else axis)
-    want = tuple(x.shape[:a]) + tuple(ind.shape) + tuple(x.shape[a + 1:])
-    if len(want) != g.ndim or not all(structural_equal(p, q, map_free_vars=False)
-                                      for p, q in zip(want, g.shape)):
-        raise ctx.decline("output_grad's shape is not known to be take's result")
+    if x.ndim - 1 + ind.ndim != g.ndim:
+        raise ctx.decline("output_grad's ndim is not take's result's")
     k = ind.ndim
 
     def updates(bufs, out):
-        g_buf, _, i_buf = bufs
+        g_buf, x_buf, i_buf = bufs
+        # on the function's own variables (the buffers' shapes)
+        want = tuple(x_buf.shape[:a]) + tuple(i_buf.shape) + tuple(x_buf.shape[a + 1:])
+        guard = serial_shape_guard(ctx, g_buf.shape, want,
+                                   "output_grad must have take's result shape")
 
         def one(p):
             j = tir.BufferLoad(i_buf, tuple(p[a:a + k]), i_buf.dtype)
             j = j if j.dtype == INT64 else P.Cast(INT64, j)
             target = tuple(p[:a]) + (j,) + tuple(p[a + k:])
             return store_combined(out, target, tir.BufferLoad(g_buf, p, g_buf.dtype), "add")
-        return serial_nest(g_buf.shape, one, "j")
+        nest = serial_nest(g_buf.shape, one, "j")
+        return nest if guard is None else tir.SeqStmt((guard, nest))
     return call_serial(ctx, "take_backward",
                        [(ctx.args[0], "output_grad", g), (ctx.args[1], "x", x),
                         (ctx.args[2], "indices", ind)], updates, result=x, zero=True)
@@ -262,10 +266,10 @@ def legalize_nll_loss_backward(ctx):
     """TE-leg-grad-3: TVM's form in stages: without weights a stage ``T_full`` of ones;
     ``all_weights[t] = if_then_else(target == ignore_index, 0, weights[target])`` (a
     guarded load: an ignored target reads nothing, any other out of range traps), for ``"mean"`` their sum (a reduction over targets' shape), and
-    ``pred_grad = select(c == target, (0 - all_weights) * g', 0)``. Declines unless the
-    operands' shapes are the same expressions as SI-grad-nll-2 asks for (the kernel
-    cannot check them)."""
-    from relax_ref.ir.equal import structural_equal
+    ``pred_grad = select(c == target, (0 - all_weights) * g', 0)``. EXEC-grad-nll-1's
+    shape checks (targets, output_grad and weights fit the predictions as SI-grad-nll-2
+    asks), where not proved, are the PrimFunc's guards (TE-leg-7)."""
+    from .nn_lowering import guard_eq
 
     g, pred, tgt = ctx.tensor(0), ctx.tensor(1), ctx.tensor(2)
     w = ctx.tensor(3) if len(ctx.args) > 3 else None
@@ -273,11 +277,15 @@ def legalize_nll_loss_backward(ctx):
     n = pred.shape[c]
     tshape = tuple(pred.shape[:c]) + tuple(pred.shape[c + 1:])
     reduction = ctx.attr("reduction")
-    same = lambda a, b: len(a) == len(b) and all(  # noqa: E731
-        structural_equal(p, q, map_free_vars=False) for p, q in zip(a, b))
-    if not same(tgt.shape, tshape) or (w is not None and not same(w.shape, (n,))) or \
-            not same(g.shape, tshape if reduction == "none" else ()):
-        raise ctx.decline("the operands' shapes are not known to fit")
+    gshape = tshape if reduction == "none" else ()
+    if tgt.ndim != len(tshape) or g.ndim != len(gshape) or (w is not None and w.ndim != 1):
+        raise ctx.decline("an operand's ndim does not fit the predictions")
+    for i, (p, q) in enumerate(zip(tgt.shape, tshape)):
+        guard_eq(ctx, p, q, f"the targets' dimension {i} and the predictions'")
+    for i, (p, q) in enumerate(zip(g.shape, gshape)):
+        guard_eq(ctx, p, q, f"output_grad's dimension {i} and the targets'")
+    if w is not None:
+        guard_eq(ctx, w.shape[0], n, "the weights' length and the class count")
     dt = pred.dtype
     zero = te.const(0.0, dt)
     ignore = P.IntImm(ctx.attr("ignore_index"), INT64)

@@ -74,6 +74,13 @@ def test_take_backward_lowered():
                          'i: R.Tensor(("m",), "int32")',
                          'j = R.floor_mod(i, R.const(5, "int32"))\n'
                          'y = R.grad.take_backward(g, x, j)'), "relax.grad.take_backward")
+    # output_grad's m rows are take's n only at run time: the PrimFunc asserts it
+    out = check_lowered(module('g: R.Tensor(("m", 3), "float32"), x: R.Tensor(("n", 4), "float32"), '
+                               'i: R.Tensor((3,), "int64")',
+                               'j = R.floor_mod(i, R.const(4, "int64"))\n'
+                               'y = R.grad.take_backward(g, x, j, axis=1)'),
+                        "relax.grad.take_backward").script()
+    assert "assert m == n," in out, out
 
 
 def _nll_grad(g, pred, t, w, reduction, ignore):
@@ -138,6 +145,17 @@ def test_nll_loss_backward_lowered(reduction, ignore):
                          't: R.Tensor((), "int64")',
                          't2 = R.floor_mod(t, R.const(4, "int64"))\n'
                          'y = R.grad.nll_loss_backward(g, p, t2)'), "relax.grad.nll_loss_backward")
+
+
+def test_nll_loss_backward_guards_shapes_that_may_differ():
+    # targets (m, 2), output_grad (k, 2) and weights (c,) against predictions (n, 4, 2):
+    # EXEC-grad-nll-1's shape_mismatch checks are the PrimFunc's asserts
+    out = check_lowered(module('g: R.Tensor(("k", 2), "float32"), p: R.Tensor(("n", 4, 2), "float32"), '
+                               't: R.Tensor(("m", 2), "int64"), w: R.Tensor(("c",), "float32")',
+                               't2 = R.floor_mod(t, R.const(4, "int64"))\n'
+                               'y = R.grad.nll_loss_backward(g, p, t2, w, reduction="none")'),
+                        "relax.grad.nll_loss_backward").script()
+    assert out.count("assert ") == 3, out
 
 
 # -- pool gradients ---------------------------------------------------------------------------
