@@ -19,7 +19,8 @@ from relax_ref.ir.dtype import BOOL, INT64
 
 from .common import (
     OpRuntimeError, describe_sinfo, fold_add, fresh, int_const, normalize_axes,
-    normalize_axis, runtime_axes, runtime_axis, same_as, tensor_arg, unknown_tensor,
+    normalize_axis, runtime_axes, runtime_axis, same_as, shape_product, tensor_arg,
+    unknown_tensor,
 )
 from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, to_opt_int
 
@@ -290,8 +291,8 @@ def _ints(values, what: str, rule: str) -> list[int]:
 def compute_strided_slice(attrs, x: np.ndarray, axes, begin, end, strides=None) -> np.ndarray:
     """EXEC-index-slice-1: Python slicing when assume_inbound is false; when it is true,
     ``ceildiv(end - begin, stride)`` elements from ``begin`` on (a negative length is
-    index_out_of_bounds), every one of which must lie inside the dimension when the
-    result has elements (else index_out_of_bounds)."""
+    invalid_value, as a negative dimension is), every one of which must lie inside the
+    dimension when the result has elements (else index_out_of_bounds)."""
     rule = "EXEC-index-slice-1"
     axes_l = _ints(axes, "axes", rule)
     begin_l, end_l = _ints(begin, "begin", rule), _ints(end, "end", rule)
@@ -316,7 +317,7 @@ def _slice(x: np.ndarray, axes, begin, end, strides, assume_inbound: bool, rule:
     for a, b, e, s in zip(axes, begin, end, strides):
         shape[a] = _ceildiv(e - b, s)
         if shape[a] < 0:
-            raise OpRuntimeError("index_out_of_bounds", f"the slice {b}:{e}:{s} of axis {a} "
+            raise OpRuntimeError("invalid_value", f"the slice {b}:{e}:{s} of axis {a} "
                                  f"has a negative length under assume_inbound=True",
                                  rule=rule)
     if 0 in shape:  # an empty result reads no element (as its lowering, TE-leg-index-2)
@@ -373,17 +374,18 @@ def legalize_take(ctx):
     """TE-leg-index-1: ``T_take[..., j..., ...] = x[..., pos(indices[j...]), ...]``
     with the index (cast to int64) used as given ("fast": an index out of range is a
     load out of bounds, which traps ``index_out_of_bounds`` as the op does), clamped
-    into ``[0, max(n - 1, 0)]`` ("clip"), taken modulo ``max(n, 1)`` ("wrap"; with
-    ``n = 0`` both read position 0, out of bounds, as the op traps), or guarded by
-    ``if_then_else`` with NaN outside ``[0, n)`` ("nan"). uint64 indices under "clip"
-    and "wrap" stay (above 2**63 they have no int64 value), as does an R.Prim index
-    whose variable is not a dimension of x (TE-leg-manip-8)."""
+    into ``[0, max(n - 1, 0)]`` ("clip"), taken modulo ``max(n, 1)`` ("wrap"), or
+    guarded by ``if_then_else`` with NaN outside ``[0, n)`` ("nan"). The op's checks
+    that are not about a tensor's values are the PrimFunc's guards (TE-leg-7), each
+    void for an empty result (which uses no index): an R.Prim index (a scalar of any
+    sign) in ``[0, n)`` under "fast"; ``n > 0`` under "clip" and "wrap". uint64 indices
+    under "clip" and "wrap" stay (above 2**63 they have no int64 value)."""
     x = ctx.tensor(0)
     mode = ctx.attr("mode")
     s = ctx.arg_sinfo[1]
-    if isinstance(s, si.PrimStructInfo):
+    prim_index = isinstance(s, si.PrimStructInfo)
+    if prim_index:
         value = ctx.prim(1)
-        ctx.require_sizes([value], "the index")
         dtype, ind_ndim = value.dtype, 0
         raw = lambda j: value  # noqa: E731
     else:
@@ -396,6 +398,15 @@ def legalize_take(ctx):
     axis = 0 if axis is None else (axis + x.ndim if axis < 0 else axis)
     n = x.shape[axis]
     zero, one = P.IntImm(0, INT64), P.IntImm(1, INT64)
+    out_shape = ctx.result_shape()
+    if prim_index and mode == "fast":
+        k = te.cast(INT64, value)
+        _require_unless_empty(ctx, out_shape, [P.LE(zero, k, BOOL), P.LT(k, n, BOOL)],
+                              "index_out_of_bounds",
+                              f"the R.Prim index ({ctx.show(k)}) must lie in [0, {ctx.show(n)})")
+    elif mode in ("clip", "wrap"):
+        _require_unless_empty(ctx, out_shape, [P.GT(n, zero, BOOL)], "index_out_of_bounds",
+                              f"cannot take from an axis of length {ctx.show(n)}")
 
     def formula(*i):
         k = te.cast(INT64, raw(tuple(i[axis:axis + ind_ndim])))
@@ -409,8 +420,29 @@ def legalize_take(ctx):
             return x[index]
         inside = te.all_of(P.LE(zero, k, BOOL), P.LT(k, n, BOOL))
         return te.if_then_else(inside, x[index], te.const(float("nan"), x.dtype))
-    out = te.compute(ctx.result_shape(), formula, name="T_take", axis_prefix="ax")
+    out = te.compute(out_shape, formula, name="T_take", axis_prefix="ax")
     return ctx.call_te(out, "take")
+
+
+def _require_unless_empty(ctx, out_shape, conds: list[P.PrimExpr], kind: str,
+                          message: str) -> None:
+    """The op's checks ``conds``, which it makes only for a result with elements (an
+    empty one reads nothing): those provable from the sizes (TE-leg-4) go, the rest are
+    the guard ``count(out_shape) == 0 or (c1 and c2 ...)`` (TE-leg-7)."""
+    from .manipulate_lowering import provable
+
+    left = []
+    for c in conds:
+        sizes = [v for e in (*out_shape, c) for v in P.free_vars(e) if ctx.is_size(v)]
+        if not provable(c, nonneg=sizes):
+            left.append(c)
+    count = shape_product(out_shape)
+    if not left or int_const(count) == 0:
+        return
+    cond = te.all_of(*left)
+    if int_const(count) is None:
+        cond = P.Or(P.EQ(count, P.IntImm(0, INT64), BOOL), cond, BOOL)
+    ctx.require(cond, kind, message)
 
 
 def _tuple_values(ctx, i: int) -> list[P.PrimExpr]:
@@ -431,32 +463,40 @@ def _tuple_values(ctx, i: int) -> list[P.PrimExpr]:
 def legalize_strided_slice(ctx):
     """TE-leg-index-2: ``x`` read at ``start + i * stride`` on each sliced axis, where
     ``start`` is the canonical begin (``_canonical_index``, the rule of SI-index-slice-5)
-    and the length the deduced one; under ``assume_inbound`` the begin as given, so a
-    read out of bounds traps as the op does. There a length not provably non-negative
-    declines (the op traps on a negative one). Bounds may use only variables that are
-    dimensions of x (TE-leg-manip-8)."""
-    from .manipulate_lowering import provable
-
+    and the length the deduced one. Under ``assume_inbound`` the begin is used as given:
+    a negative length traps where the result is allocated (the op's invalid_value), and
+    the op's in-range check is the PrimFunc's guard (``index_out_of_bounds``, void for
+    an empty result), so every read is in bounds; bounds may then be any values. Without
+    it, bounds may use only variables that are sizes (TE-leg-manip-8: deduction's
+    canonical begin assumes its variables non-negative)."""
     x = ctx.tensor(0)
     out_shape = ctx.result_shape()
     axes = [int_const(a) for a in _tuple_values(ctx, 1)]
     begin, end = _tuple_values(ctx, 2), _tuple_values(ctx, 3)
-    ctx.require_sizes(begin + end, "the bounds")
+    inbound = ctx.attr("assume_inbound")
+    if not inbound:
+        ctx.require_sizes(begin + end, "the bounds")
     strides = (_tuple_values(ctx, 4) if len(ctx.args) > 4
                else [P.IntImm(1, INT64)] * len(axes))
     if any(a is None for a in axes) or any(int_const(s) is None for s in strides):
         raise ctx.decline("axes and strides must be constants")
-    inbound = ctx.attr("assume_inbound")
     starts: dict[int, tuple[P.PrimExpr, int]] = {}
+    in_range: list[P.PrimExpr] = []
     for a, b, s in zip(axes, begin, strides):
         a = a + x.ndim if a < 0 else a
         stride = int_const(s)
         if inbound:
-            if not provable(P.GE(out_shape[a], P.IntImm(0, INT64), BOOL), nonneg=x.shape):
-                raise ctx.decline(f"the length on axis {a} is not provably non-negative")
             starts[a] = (b, stride)
+            steps = P.Sub(out_shape[a], P.IntImm(1, INT64), INT64)
+            last = fold_add(b, steps if stride == 1
+                            else P.Mul(steps, P.IntImm(stride, INT64), INT64))
+            for pos in (b, last):
+                in_range += [P.LE(P.IntImm(0, INT64), pos, BOOL), P.LT(pos, x.shape[a], BOOL)]
         else:
             starts[a] = (_canonical_index(b, x.shape[a], stride), stride)
+    if in_range:
+        _require_unless_empty(ctx, out_shape, in_range, "index_out_of_bounds",
+                              "the slice must lie inside x (assume_inbound=True)")
 
     def position(d, i):
         if d not in starts:
