@@ -3,14 +3,15 @@ TE-leg-index-4..10).
 
 Gathers and ``slice_scatter`` are ``te.compute`` stages: an index read from an index
 tensor is a load position, so an index out of range is a load out of bounds, which
-traps ``index_out_of_bounds`` as the op does. Scatters need ordered stores, which
+traps ``index_out_of_bounds`` as the op does (a check on an index tensor's values,
+which no guard before the stages can state). Scatters need ordered stores, which
 ``compute`` cannot express: ``serial_scatter_func`` writes a PrimFunc with one copy nest
 (``out = data``) and one serial nest over the update positions in row-major order
 storing ``out[target] = combine(out[target], update)`` (the order the op defines,
-EXEC-index-scatter-1); a target out of range is a store out of bounds, which traps
-``index_out_of_bounds`` too. Every lowering declines where the op would need a run-time
-shape check its kernel cannot make (operand shapes not provably fitting), so the call
-stays and the op's own check reports ``shape_mismatch``.
+EXEC-index-scatter-1), each target's index asserted in range first, so no store leaves
+the buffer. The op's shape checks that compile time cannot prove are the PrimFunc's
+asserts (TE-leg-7: ``ctx.require`` for the ``compute`` forms, ``serial_guards`` for the
+serial ones), with the op's check kind.
 """
 from __future__ import annotations
 
@@ -38,12 +39,6 @@ def _same(a: P.PrimExpr, b: P.PrimExpr) -> bool:
     return structural_equal(a, b, map_free_vars=False)
 
 
-def _fits(inner: P.PrimExpr, outer: P.PrimExpr) -> bool:
-    """``inner <= outer`` known at compile time: the same expression, or constants."""
-    ci, co = int_const(inner), int_const(outer)
-    return _same(inner, outer) or (ci is not None and co is not None and ci <= co)
-
-
 def _as_index(load: P.PrimExpr) -> P.PrimExpr:
     return load if load.dtype == INT64 else te.cast(INT64, load)
 
@@ -62,13 +57,13 @@ def _axis(ctx, ndim: int) -> int:
 
 def legalize_gather_elements(ctx):
     """TE-leg-index-4: ``out[p] = data[p with p[axis] = int64(indices[p])]`` over the
-    indices' shape. Declines unless each off-axis indices dimension is known not to
-    exceed the data's (the same expression, or constants)."""
+    indices' shape. The op's check that no off-axis indices dimension exceeds the
+    data's is the PrimFunc's guard where not provable (shape_mismatch, TE-leg-7)."""
     data, ind = ctx.tensor(0), ctx.tensor(1)
     axis = _axis(ctx, data.ndim)
-    for d in range(data.ndim):
-        if d != axis and not _fits(ind.shape[d], data.shape[d]):
-            raise ctx.decline(f"indices dimension {d} may exceed the data's")
+    _guard(ctx, [P.LE(ind.shape[d], data.shape[d], BOOL) for d in range(data.ndim)
+                 if d != axis], _sizes(data, ind), "shape_mismatch",
+           "the indices must not be longer than the data off the axis")
 
     def element(*p):
         pos = list(p)
@@ -80,12 +75,13 @@ def legalize_gather_elements(ctx):
 
 def legalize_gather_nd(ctx):
     """TE-leg-index-5: ``out[i..., r...] = data[i[:b]..., int64(indices[i..., k])
-    for each k..., r...]``. Declines unless the batch dimensions of indices and data are
-    the same expressions."""
+    for each k..., r...]``. The op's check that the batch dimensions of indices and
+    data are equal is the PrimFunc's guard where not provable (shape_mismatch)."""
     data, ind = ctx.tensor(0), ctx.tensor(1)
     b = ctx.attr("batch_dims")
-    if any(not _same(ind.shape[d], data.shape[d]) for d in range(b)):
-        raise ctx.decline("batch dimensions not known equal")
+    _guard(ctx, [P.EQ(ind.shape[d], data.shape[d], BOOL) for d in range(b)],
+           _sizes(data, ind), "shape_mismatch",
+           "the batch dimensions of indices and data must be equal")
     length = int_const(ind.shape[-1])
     if length is None:
         raise ctx.decline("the number of coordinates is not a constant")
@@ -120,11 +116,20 @@ def _broadcast_shape(ctx, shapes: Sequence[Sequence[P.PrimExpr]]) -> list[P.Prim
 def _read_broadcast(buf_load: Callable, shape: Sequence[P.PrimExpr],
                     out_shape: Sequence[P.PrimExpr], idx: Sequence[P.PrimExpr]):
     """A tensor of ``shape`` read at position ``idx`` of the ``out_shape`` it broadcasts
-    to (dimensions literally 1 read at 0)."""
+    to: a dimension literally 1 at 0, one the same as the result's at the index, any
+    other (1 or the result's, as a guard checked) at ``T.Select(d == 1, 0, i)``
+    (TE-leg-3)."""
     lead = len(out_shape) - len(shape)
-    pos = tuple(_ZERO if int_const(d) == 1 and int_const(out_shape[lead + k]) != 1
-                else idx[lead + k] for k, d in enumerate(shape))
-    return buf_load(pos)
+    pos = []
+    for k, d in enumerate(shape):
+        o, i = out_shape[lead + k], idx[lead + k]
+        if int_const(d) == 1 and int_const(o) != 1:
+            pos.append(_ZERO)
+        elif int_const(d) == 1 or _same(d, o):
+            pos.append(i)
+        else:
+            pos.append(P.Select(P.EQ(d, _ONE, BOOL), _ZERO, i, INT64))
+    return buf_load(tuple(pos))
 
 
 def legalize_index_tensor(ctx):
@@ -147,22 +152,26 @@ def legalize_index_tensor(ctx):
 def legalize_slice_scatter(ctx):
     """TE-leg-index-7: ``out[p] = src[p with p[axis] = (p[axis] - start) / step]`` where
     ``start <= p[axis] < end`` and ``(p[axis] - start) % step == 0``, else ``input[p]``
-    (TVM's masked form). Lowers only where the op's run-time checks provably pass
-    (``1 <= step``, ``0 <= start <= end <= n``, src's shape the slice's), since the
-    kernel makes none of them."""
+    (TVM's masked form). The op's run-time checks, in its order, are the PrimFunc's
+    guards where not provable (TE-leg-7): ``1 <= step`` and ``start <= end``
+    (invalid_value), ``0 <= start`` and ``end <= n`` (index_out_of_bounds), src's shape
+    the slice's (shape_mismatch); every read is then in bounds."""
     from .indexing import slice_count
-    from .manipulate_lowering import provable
 
     data, src = ctx.tensor(0), ctx.tensor(1)
     start, end, step = (_as_index(ctx.prim(i)) for i in (2, 3, 4))
     axis = _axis(ctx, data.ndim)
     n = data.shape[axis]
-    facts = [P.GE(step, _ONE, BOOL), P.LE(_ZERO, start, BOOL), P.LE(start, end, BOOL),
-             P.LE(end, n, BOOL), P.EQ(src.shape[axis], slice_count(start, end, step), BOOL)]
-    if not all(provable(f, nonneg=data.shape + src.shape) for f in facts):
-        raise ctx.decline("the slice is not provably within the input and of src's length")
-    if any(d != axis and not _same(data.shape[d], src.shape[d]) for d in range(data.ndim)):
-        raise ctx.decline("src's shape is not known to match the input's")
+    sizes = [d for d in data.shape + src.shape if isinstance(d, P.Var)]
+    shape_facts = [P.EQ(src.shape[axis], slice_count(start, end, step), BOOL)] + [
+        P.EQ(src.shape[d], data.shape[d], BOOL) for d in range(data.ndim) if d != axis]
+    for facts, kind, what in (
+            ([P.GE(step, _ONE, BOOL), P.LE(start, end, BOOL)], "invalid_value",
+             "the slice needs step >= 1 and start <= end"),
+            ([P.LE(_ZERO, start, BOOL), P.LE(end, n, BOOL)], "index_out_of_bounds",
+             f"the slice must lie in [0, {ctx.show(n)}]"),
+            (shape_facts, "shape_mismatch", "src must have the slice's shape")):
+        _guard(ctx, facts, sizes, kind, what)
 
     def element(*p):
         k = P.Sub(p[axis], start, INT64)
@@ -173,6 +182,22 @@ def legalize_slice_scatter(ctx):
         return te.if_then_else(inside, src[tuple(pos)], data[tuple(p)])
     out = te.compute(data.shape, element, name="T_slice_scatter", axis_prefix="ax")
     return ctx.call_te(out, "slice_scatter")
+
+
+def _sizes(*tensors) -> list[P.PrimExpr]:
+    """The operands' dimensions (sizes, never negative, TE-leg-4)."""
+    return [d for t in tensors for d in t.shape if isinstance(d, P.Var)]
+
+
+def _guard(ctx, facts: Sequence[P.PrimExpr], sizes: Sequence[P.PrimExpr], kind: str,
+           message: str) -> None:
+    """The op's checks ``facts`` of one kind: those provable with ``sizes`` non-negative
+    go, the rest are one guard of the PrimFunc ``call_te`` writes next (TE-leg-7)."""
+    from .manipulate_lowering import provable
+
+    left = [f for f in facts if not provable(f, nonneg=sizes)]
+    if left:
+        ctx.require(te.all_of(*left), kind, message)
 
 
 # -- scatters (a serial PrimFunc) ---------------------------------------------------------------
@@ -264,62 +289,111 @@ def store_combined(out: tir.Buffer, target: tuple, upd: P.PrimExpr, reduction: s
     return tir.BufferStore(out, combine_expr(reduction, cur, upd), target)
 
 
+def serial_guards(checks: Sequence[tuple[Sequence[P.PrimExpr], str, str]], op: str
+                  ) -> list[tir.Stmt]:
+    """A serial PrimFunc's asserts of the op's checks (TE-leg-7, EXEC-tir-assert-2):
+    ``(facts, kind, message)`` on the function's own variables (sizes), each fact the
+    analyzer proves left out, in the op's order."""
+    from relax_ref.solver.analyzer import Analyzer
+
+    analyzer = Analyzer()
+    out: list[tir.Stmt] = []
+    for facts, kind, message in checks:
+        left = [f for f in facts if not analyzer.can_prove(f)]
+        if left:
+            out.append(tir.AssertStmt(te.all_of(*left), f"{kind}: {op}: {message}"))
+    return out
+
+
+def _in_range_assert(k: P.PrimExpr, n: P.PrimExpr, wrap: bool, op: str, what: str
+                     ) -> tir.Stmt:
+    """The op's check of one index read from a tensor (a check on its values, made as
+    each update is applied): ``k`` in ``[-n, n)`` with ``wrap``, else ``[0, n)``."""
+    cn = int_const(n)
+    lo = (_ZERO if not wrap else P.IntImm(-cn, INT64) if cn is not None
+          else P.Sub(_ZERO, n, INT64))
+    cond = P.And(P.LE(lo, k, BOOL), P.LT(k, n, BOOL), BOOL)
+    span = "[-n, n)" if wrap else "[0, n)"
+    return tir.AssertStmt(cond, f"index_out_of_bounds: {op}: {what} must lie in {span}")
+
+
+def _then(checks: Sequence[tir.Stmt], stmt: tir.Stmt) -> tir.Stmt:
+    return tir.SeqStmt((*checks, stmt)) if checks else stmt
+
+
 def legalize_scatter_elements(ctx):
     """TE-leg-index-9: the serial form (TE-leg-index-8) with one update per indices
     position ``p`` in row-major order: ``out[p with p[axis] = wrap(indices[p])]``
-    combined with ``updates[p]`` (``wrap``: a negative index plus ``n``). Declines unless
-    indices and updates have the same shape expressions and off-axis indices dimensions
-    are known to fit the data's."""
+    combined with ``updates[p]`` (``wrap``: a negative index plus ``n``). The op's
+    checks are the PrimFunc's asserts (TE-leg-7): indices and updates of one shape and
+    no off-axis indices dimension longer than the data's (shape_mismatch, where not
+    proved), and each index in ``[-n, n)`` before its update (index_out_of_bounds), so
+    every store is in bounds."""
     data, ind, upd = (known_tensor(ctx, i) for i in range(3))
     axis = _axis(ctx, data.ndim)
-    if not all(_same(a, b) for a, b in zip(ind.shape, upd.shape)):
-        raise ctx.decline("indices and updates are not known to have one shape")
-    if any(d != axis and not _fits(ind.shape[d], data.shape[d]) for d in range(data.ndim)):
-        raise ctx.decline("indices may be longer than the data off the axis")
     reduction = ctx.attr("reduction")
+    op = ctx.op_name
 
     def updates(bufs, out):
         d_buf, i_buf, u_buf = bufs
+        shapes = [P.EQ(a, b, BOOL) for a, b in zip(i_buf.shape, u_buf.shape)] + [
+            P.LE(i_buf.shape[d], d_buf.shape[d], BOOL) for d in range(len(d_buf.shape))
+            if d != axis]
+        checks = serial_guards([(shapes, "shape_mismatch", "indices and updates must have "
+                                 "one shape, no longer than the data's off the axis")], op)
 
         def one(p):
             k = _as_index(tir.BufferLoad(i_buf, p, i_buf.dtype))
+            n = d_buf.shape[axis]
             target = list(p)
-            target[axis] = _wrapped(k, d_buf.shape[axis])
-            return store_combined(out, tuple(target), tir.BufferLoad(u_buf, p, u_buf.dtype), reduction)
-        return serial_nest(i_buf.shape, one, "j")
+            target[axis] = _wrapped(k, n)
+            store = store_combined(out, tuple(target), tir.BufferLoad(u_buf, p, u_buf.dtype),
+                                   reduction)
+            return tir.SeqStmt((_in_range_assert(k, n, True, op, "an index"), store))
+        return _then(checks, serial_nest(i_buf.shape, one, "j"))
     return call_serial(ctx, "scatter_elements",
-                        [(ctx.args[0], "data", data), (ctx.args[1], "indices", ind),
-                         (ctx.args[2], "updates", upd)], updates)
+                       [(ctx.args[0], "data", data), (ctx.args[1], "indices", ind),
+                        (ctx.args[2], "updates", upd)], updates)
 
 
 def legalize_scatter_nd(ctx):
     """TE-leg-index-10: the serial form with one update per index position ``i`` (row
     major) and trailing position ``r``: ``out[indices[i, 0], ..., indices[i, K-1], r...]``
-    combined with ``updates[i..., r...]``. Declines unless updates' shape is the same
-    expressions as ``indices.shape[:-1] + data.shape[K:]``."""
+    combined with ``updates[i..., r...]``. The op's checks are the PrimFunc's asserts
+    (TE-leg-7): updates' shape ``indices.shape[:-1] + data.shape[K:]`` (shape_mismatch,
+    where not proved) and each coordinate in ``[0, n)`` before its update
+    (index_out_of_bounds)."""
     data, ind, upd = (known_tensor(ctx, i) for i in range(3))
     k = int_const(ind.shape[-1])
     if k is None:
         raise ctx.decline("the number of coordinates is not a constant")
-    expected = tuple(ind.shape[:-1]) + tuple(data.shape[k:])
-    if len(expected) != upd.ndim or not all(_same(a, b) for a, b in zip(expected, upd.shape)):
-        raise ctx.decline("updates' shape is not known to fit")
+    if ind.ndim - 1 + data.ndim - k != upd.ndim:
+        raise ctx.decline("updates' rank does not fit (deduction rejects it)")
     reduction = ctx.attr("reduction")
     lead = ind.ndim - 1
+    op = ctx.op_name
 
     def updates(bufs, out):
         d_buf, i_buf, u_buf = bufs
+        expected = tuple(i_buf.shape[:-1]) + tuple(d_buf.shape[k:])
+        checks = serial_guards([([P.EQ(a, b, BOOL) for a, b in zip(u_buf.shape, expected)],
+                                 "shape_mismatch",
+                                 "updates must have the shape indices.shape[:-1] + "
+                                 "data.shape[K:]")], op)
 
         def one(q):
             i, r = q[:lead], q[lead:]
             coords = tuple(_as_index(tir.BufferLoad(i_buf, tuple(i) + (P.IntImm(c, INT64),),
                                                     i_buf.dtype)) for c in range(k))
-            return store_combined(out, coords + tuple(r), tir.BufferLoad(u_buf, q, u_buf.dtype),
-                          reduction)
-        return serial_nest(u_buf.shape, one, "j")
+            asserts = [_in_range_assert(c, d_buf.shape[d], False, op, f"coordinate {d}")
+                       for d, c in enumerate(coords)]
+            store = store_combined(out, coords + tuple(r),
+                                   tir.BufferLoad(u_buf, q, u_buf.dtype), reduction)
+            return tir.SeqStmt((*asserts, store)) if asserts else store
+        return _then(checks, serial_nest(u_buf.shape, one, "j"))
     return call_serial(ctx, "scatter_nd",
-                        [(ctx.args[0], "data", data), (ctx.args[1], "indices", ind),
-                         (ctx.args[2], "updates", upd)], updates)
+                       [(ctx.args[0], "data", data), (ctx.args[1], "indices", ind),
+                        (ctx.args[2], "updates", upd)], updates)
 
 
 def legalize_index_put(ctx):
@@ -344,28 +418,33 @@ def legalize_index_put(ctx):
     bshape = _broadcast_shape(ctx, [f.shape for f in fields])
     if vals.ndim > len(bshape):
         raise ctx.decline("the values have more dimensions than the indices")
-    _broadcast_shape(ctx, [bshape, vals.shape])
-    if any(int_const(d) != 1 and not _same(d, bshape[len(bshape) - vals.ndim + k])
-           for k, d in enumerate(vals.shape)):
-        raise ctx.decline("the values are not known to broadcast to the indices' shape")
     reduction = "add" if ctx.attr("accumulate") else "update"
     nidx = len(fields)
+    op = ctx.op_name
 
     def updates(bufs, out):
         d_buf, i_bufs, v_buf = bufs[0], bufs[1:1 + nidx], bufs[-1]
         # B's dimensions in the function's own variables, taken from the index buffers.
         fshape = _broadcast_of_buffers([b.shape for b in i_bufs])
+        lead = len(fshape) - len(v_buf.shape)
+        fits = [P.Or(P.EQ(d, _ONE, BOOL), P.EQ(d, fshape[lead + k], BOOL), BOOL)
+                for k, d in enumerate(v_buf.shape)
+                if int_const(d) != 1 and not _same(d, fshape[lead + k])]
+        checks = serial_guards([(fits, "shape_mismatch",
+                                 "the values must broadcast to the indices' shape")], op)
 
         def one(j):
-            coords = []
+            coords, asserts = [], []
             for d, b in enumerate(i_bufs):
                 k = _as_index(_read_broadcast(lambda q, b=b: tir.BufferLoad(b, q, b.dtype),
                                               b.shape, fshape, j))
+                asserts.append(_in_range_assert(k, d_buf.shape[d], True, op, f"index {d}"))
                 coords.append(_wrapped(k, d_buf.shape[d]))
             value = _read_broadcast(lambda q: tir.BufferLoad(v_buf, q, v_buf.dtype),
                                     v_buf.shape, fshape, j)
-            return store_combined(out, tuple(coords), value, reduction)
-        return serial_nest(fshape, one, "j")
+            return tir.SeqStmt((*asserts, store_combined(out, tuple(coords), value,
+                                                         reduction)))
+        return _then(checks, serial_nest(fshape, one, "j"))
     operands = [(ctx.args[0], "data", data)]
     operands += [(src, f"index{k}", f) for k, (src, f) in enumerate(zip(sources, fields))]
     operands.append((ctx.args[2], "values", vals))

@@ -67,10 +67,11 @@ def test_gather_elements_semantics():
 def test_gather_elements_lowered():
     check_lowered(module('x: R.Tensor(("n", 4), "float32"), i: R.Tensor(("n", 3), "int32")',
                          'y = R.gather_elements(x, i, axis=1)'), "relax.gather_elements")
-    # Off-axis dims not known to fit: the call stays and the op's check decides.
-    check_lowered(module('x: R.Tensor(("n", 4), "float32"), i: R.Tensor(("m", 4), "int64")',
-                         'y = R.gather_elements(x, i, axis=1)'), "relax.gather_elements",
-                  lowered=False)
+    # Off-axis dims not known to fit: the PrimFunc checks m <= n first (TE-leg-7).
+    out = check_lowered(module('x: R.Tensor(("n", 4), "float32"), '
+                               'i: R.Tensor(("m", 4), "int64")',
+                               'y = R.gather_elements(x, i, axis=1)'), "relax.gather_elements")
+    assert 'assert m <= n, "shape_mismatch: relax.gather_elements' in out.script()
 
 
 # -- gather_nd ----------------------------------------------------------------------------
@@ -100,6 +101,14 @@ def test_gather_nd_semantics():
         compute("gather_nd", x, np.array([[2, 0]]))
     with traps("shape_mismatch", "EXEC-index-gnd-1"):
         compute("gather_nd", x, np.zeros((3, 1), "int64"), batch_dims=1)
+
+
+def test_gather_nd_of_unrelated_batch_dimensions_is_checked_at_run_time():
+    out = check_lowered(module('x: R.Tensor(("n", 3, 2), "float32"), '
+                               'i: R.Tensor(("m", 1), "int64")',
+                               'j = R.floor_mod(i, R.const(3, "int64"))\n'
+                               'y = R.gather_nd(x, j, batch_dims=1)'), "relax.gather_nd")
+    assert 'assert m == n, "shape_mismatch: relax.gather_nd' in out.script()
 
 
 def test_gather_nd_lowered():
@@ -206,6 +215,18 @@ def test_scatter_elements_lowered(reduction):
                   "relax.scatter_elements")
 
 
+def test_scatter_elements_of_unrelated_symbolic_shapes_is_checked_at_run_time():
+    # TVM's own test module: indices and updates (m, n) against data (a, b) on axis 1:
+    # the PrimFunc asserts m == m, n == n (proved, left out) and m <= a; each index is
+    # checked in [-b, b) before its update.
+    text = module('x: R.Tensor(("a", "b"), "float32"), i: R.Tensor(("m", "n"), "int64"), '
+                  'u: R.Tensor(("m", "n"), "float32")',
+                  'y = R.scatter_elements(x, i, u, axis=1, reduction="update")')
+    script = check_lowered(text, "relax.scatter_elements").script()
+    assert 'assert m <= a, "shape_mismatch: relax.scatter_elements' in script, script
+    assert '"index_out_of_bounds: relax.scatter_elements: an index must lie in' in script
+
+
 def test_scatter_elements_lowered_keeps_order_and_traps():
     text = module('x: R.Tensor((4,), "float32"), i: R.Tensor((4,), "int64"), '
                   'u: R.Tensor((4,), "float32")', 'y = R.scatter_elements(x, i, u)')
@@ -296,6 +317,15 @@ def test_index_put_semantics():
     with traps("shape_mismatch", "EXEC-index-put-1"):
         compute("index_put", x, (np.array([0, 1]), np.array([0, 1])),
                 np.array([1.0, 2.0, 3.0], "float32"))
+
+
+def test_index_put_of_values_broadcast_undecided_is_checked_at_run_time():
+    # v's length m is 1 or k only at run time: a guard and a T.Select read (TE-leg-3).
+    text = module('x: R.Tensor((5,), "float32"), a: R.Tensor(("k",), "int64"), '
+                  'v: R.Tensor(("m",), "float32")', 'y = R.index_put(x, (a,), v)')
+    script = check_lowered(text, "relax.index_put").script()
+    assert '"shape_mismatch: relax.index_put: the values must broadcast' in script, script
+    assert "T.Select(m == T.int64(1), T.int64(0), j0)" in script, script
 
 
 def test_index_put_lowered():
