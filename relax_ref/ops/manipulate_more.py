@@ -302,15 +302,16 @@ def compute_reverse_sequence(attrs, x: np.ndarray, lengths: np.ndarray) -> np.nd
 
 def legalize_reverse_sequence(ctx):
     """TE-leg-manip-12: TVM's TOPI formula on the sequence axis, ``if_then_else(L <= 1
-    or L <= i, i, if_then_else(L > n, n - 1 - i, L - 1 - i))``; seq_lengths' length must
-    be provably data's batch extent (the op checks it at run time)."""
+    or L <= i, i, if_then_else(L > n, n - 1 - i, L - 1 - i))``; seq_lengths' length not
+    provably data's batch extent is the PrimFunc's guard (the op's shape_mismatch,
+    TE-leg-7)."""
+    from .nn_lowering import guard_eq
+
     x, lengths = ctx.tensor(0), ctx.tensor(1)
     seq = ctx.attr("seq_axis") % x.ndim
     batch = ctx.attr("batch_axis") % x.ndim
-    from relax_ref.solver.analyzer import Analyzer
-
-    if not Analyzer().prove_equal(lengths.shape[0], x.shape[batch]):
-        raise ctx.decline("seq_lengths' length is not provably the batch extent")
+    guard_eq(ctx, lengths.shape[0], x.shape[batch],
+             "the length of seq_lengths and the batch extent")
     n = x.shape[seq]
 
     def formula(*i):

@@ -225,8 +225,6 @@ STAYS = {
     "ops/conv2d_split_layout_nchw4c": "a split layout (TE-leg-nn-3; TVM 0.27 leaves it too)",
     "ops/power_i32": "integer power (spec/ops/elementwise.md)",
     "ops/inspect_offsets_of_a_view": "offsets depend on the allocation (TE-leg-inspect-1)",
-    "ops/reverse_sequence_lengths_mismatch": "seq_lengths' length not provably the batch "
-                                             "extent (TE-leg-manip-12)",
 }
 CHECKED_CASES = [c for c in CASES if c.expect == "ok"]
 
