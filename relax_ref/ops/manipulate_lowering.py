@@ -5,9 +5,10 @@ Every lowering is one PrimFunc of ``te.compute`` stages whose element formula re
 input at an index computed from the output's index (no data moves but the copy), named
 as TVM's TOPI names them (``T_reshape``, ``T_transpose``, ``T_concat``, ...). A run-time
 check of the op that the formula cannot reproduce (an element count, a length 1, a
-broadcast dimension, a split's last length) must be provable at compile time, or the
-call stays as it is (TE-leg-2): a lowering never computes something else where the op
-would have trapped.
+broadcast dimension) emits nothing when provable at compile time and is otherwise the
+PrimFunc's guard, with the op's check kind (TE-leg-7); a negative result dimension (a
+split's last length) traps where the lowered call allocates its result. A lowering
+never computes something else where the op would have trapped.
 """
 from __future__ import annotations
 
