@@ -3,9 +3,11 @@ passes and the ops; run the conformance suite; fuzz a pass."""
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +15,7 @@ import numpy as np
 from relax_ref.cli_io import (
     CLIError, load_npy, load_npz, read_text, writable_directory, write_output, write_text,
 )
-from relax_ref.errors import RelaxError, ResourceError
+from relax_ref.errors import RelaxError, RelaxWarning, ResourceError
 
 
 def _parse_file(path: str):
@@ -889,13 +891,31 @@ def _tir_options(p: argparse.ArgumentParser) -> None:
                    help="the TIR step budget of one PrimFunc call")
 
 
+def _show_warning(default, message, category, filename, lineno, file=None, line=None):
+    """A RelaxWarning as ``FILE:LINE:COL: warning: ...`` with its source line, like the
+    errors; other warnings as Python shows them."""
+    if not isinstance(message, RelaxWarning):
+        return default(message, category, filename, lineno, file, line)
+    source = None
+    if message.span is not None:
+        try:
+            source = read_text(message.span.source)
+        except (CLIError, RelaxError):
+            pass
+    print(message.render(source), file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as done:  # --help, --version, or a usage error (exit 2)
         return done.code if isinstance(done.code, int) else 2
     try:
-        return args.func(args)
+        with warnings.catch_warnings():
+            warnings.simplefilter("default", RelaxWarning)  # each warning once
+            shown = warnings.showwarning
+            warnings.showwarning = functools.partial(_show_warning, shown)
+            return args.func(args)
     except RelaxError as err:
         if err.source_text is None and err.span is not None:
             try:

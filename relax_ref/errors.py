@@ -30,18 +30,41 @@ class RelaxError(Exception):
     def render(self) -> str:
         """The message as ``FILE:LINE:COL: error: ...`` followed by the source line and a
         caret under the column, when the source text is known."""
-        text = str(self)
-        if self.span is None or self.source_text is None:
-            return text
-        lines = self.source_text.splitlines()
-        if not 1 <= self.span.line <= len(lines):
-            return text
-        line = lines[self.span.line - 1]
-        width = 1
-        if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
-            width = self.span.end_column - self.span.column
-        caret = " " * (self.span.column - 1) + "^" * max(1, min(width, len(line) + 1))
-        return f"{text}\n    {line}\n    {caret}"
+        return _with_source_line(str(self), self.span, self.source_text)
+
+
+def _with_source_line(text: str, span: Span | None, source_text: str | None) -> str:
+    if span is None or source_text is None:
+        return text
+    lines = source_text.splitlines()
+    if not 1 <= span.line <= len(lines):
+        return text
+    line = lines[span.line - 1]
+    width = 1
+    if span.end_line == span.line and span.end_column > span.column:
+        width = span.end_column - span.column
+    caret = " " * (span.column - 1) + "^" * max(1, min(width, len(line) + 1))
+    return f"{text}\n    {line}\n    {caret}"
+
+
+class RelaxWarning(UserWarning):
+    """A program that is allowed but will fail at run time where it gets there (a return
+    annotation no value of the body can satisfy, SI-ann-4). Issued with
+    ``warnings.warn``; located and rendered like an error."""
+
+    def __init__(self, message: str, span: Span | None = None, *, rule: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.rule = rule
+
+    def __str__(self) -> str:
+        where = f"{self.span}: " if self.span is not None else ""
+        rule = f" [{self.rule}]" if self.rule else ""
+        return f"{where}warning: {self.message}{rule}"
+
+    def render(self, source_text: str | None = None) -> str:
+        return _with_source_line(str(self), self.span, source_text)
 
 
 class ParseError(RelaxError):

@@ -89,6 +89,24 @@ def test_entry_defaults_to_the_only_function_and_lists_candidates(tmp_path, caps
     assert rc == 0, err
 
 
+
+def test_check_prints_a_warning_with_its_place_and_succeeds(tmp_path, capsys):
+    """SI-ann-4: a return annotation that contradicts the body is accepted, as TVM does,
+    with one located warning; running it then fails the return check (exit 1)."""
+    path = write(tmp_path, "ret.py", '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "int32"):
+        return x
+''')
+    rc, _, err = cli(capsys, "check", path)
+    assert rc == 0, err
+    assert err.count("warning:") == 1 and f"{path}:5:47: warning:" in err, err
+    assert "^^^" in err and "[SI-ann-4]" in err
+    rc, _, err = cli(capsys, "run", path)  # random arguments
+    assert rc == 1 and "EXEC-call-4" in err, err
+
 def test_passes_lists_every_pass_with_its_contract(capsys):
     rc, out, _ = cli(capsys, "passes")
     assert rc == 0

@@ -12,7 +12,7 @@ from relax_ref import te
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import relax as rx
 from relax_ref.ir import struct_info as si
-from relax_ref.ir.dtype import INT64
+from relax_ref.ir.dtype import INT64, VOID
 from relax_ref.ir.numpy_dtype import numpy_dtype
 from relax_ref.values import PrimScalar, ShapeValue, describe_value
 
@@ -125,9 +125,14 @@ def deduce_view(ctx: DeduceContext) -> si.StructInfo:
         ndim = len(dims) if dims is not None else getattr(s, "ndim", si.UNKNOWN_NDIM)
     dtype = x.dtype
     if len(args) > 2 and not _absent(args[2]):
-        if not isinstance(args[2], rx.DataTypeImm):
+        if isinstance(args[2], rx.DataTypeImm):
+            dtype = args[2].value
+        elif isinstance(ctx.arg_sinfo[2], si.ObjectStructInfo):
+            # A variable (TVM's LegalizeOps binds R.null_value() to one): a dtype, or
+            # nothing for x's, known at run time only.
+            dtype = VOID
+        else:
             raise ctx.error("the dtype must be R.dtype(...)", rule="SI-builtin-view-1")
-        dtype = args[2].value
     offset = None
     if len(args) > 3 and not _absent(args[3]):
         if not isinstance(ctx.arg_sinfo[3], si.PrimStructInfo) or \

@@ -214,10 +214,15 @@ def canonicalize_call(call: rx.Call) -> rx.Call:
                                         f"parameter {unknown[0]!r}")
             break
     args: list[rx.Expr] = []
-    for p in op.operands:
+    last_given = max((i for i, p in enumerate(op.operands) if p.name in bound), default=-1)
+    for i, p in enumerate(op.operands):
         if p.name in bound:
             args.append(_as_operand(bound[p.name], call, p))
         elif p.optional:
+            if i < last_given:
+                # SI-call-5: a hole before a given operand is TVM's void, the empty tuple
+                # (``R.memory.view(x, dtype="int32")`` leaves the shape out).
+                args.append(rx.Tuple((), span=call.span))
             continue
         elif p.default is not _REQUIRED:
             args.append(_as_operand(p.default, call, p))

@@ -192,6 +192,9 @@ class RelaxPrinter(PrimPrinter):
                 return f"({fields[0]},)"
             if top and fields:
                 return ", ".join(fields)
+            if not fields:
+                return "R.tuple()"  # PRINT-tuple-1: as TVM prints void; `()` in an op's
+                # operand would read as an empty shape there
             return f"({', '.join(fields)})"
         if isinstance(e, rx.TupleGetItem):
             return f"{self.expr(e.tuple_value)}[{e.index}]"

@@ -24,6 +24,7 @@ form.
 """
 from __future__ import annotations
 
+import warnings
 import weakref
 from dataclasses import dataclass, field
 
@@ -35,7 +36,7 @@ from relax_ref.ir.dtype import BOOL
 from relax_ref.ir.numpy_dtype import dtype_of_numpy
 from relax_ref.ops.registry import canonicalize_call, deduce_call_sinfo, lookup
 from relax_ref.ops.structural import VOID_SINFO
-from relax_ref.errors import StructInfoError, WellFormedError
+from relax_ref.errors import RelaxWarning, StructInfoError, WellFormedError
 from relax_ref.semantics.sinfo_relations import (
     Check, base_check, bind_symbolic, defined_symbols, erase, join, substitute,
 )
@@ -253,9 +254,14 @@ class Normalizer:
         ret = func.ret_struct_info
         if ret is None:
             ret = erase(body.struct_info, scope_syms_of_params(param_sinfo, parent))
-        else:
-            self.check(ret, body.struct_info, func.body.body.span or func.span,
-                       "the function's return annotation", analyzer, allow_runtime=True)
+        elif base_check(ret, body.struct_info, analyzer) is Check.FAIL:
+            # SI-ann-4: allowed, as in TVM; every return of the body fails its check
+            # (EXEC-call-4), so say so now.
+            warnings.warn(RelaxWarning(
+                f"the function's return annotation {print_sinfo(ret)} contradicts the "
+                f"deduced {print_sinfo(body.struct_info)}: a call of it fails its return "
+                f"check at run time", ret.span or func.span, rule="SI-ann-4"),
+                stacklevel=2)
         sinfo = si.FuncStructInfo(param_sinfo, ret, func.is_pure)
         return rx.Function(func.params, body, func.ret_struct_info, func.is_pure, func.attrs,
                            func.is_private, sinfo, span=func.span)
@@ -346,8 +352,14 @@ class Normalizer:
         deduced = self.sinfo_of(value)
         sinfo = deduced
         if b.var.struct_info is not None:
-            self.check(b.var.struct_info, deduced, b.span, f"the annotation of {hint!r}",
-                       scope.analyzer)
+            if self.check(b.var.struct_info, deduced, b.span, f"the annotation of {hint!r}",
+                          scope.analyzer, allow_runtime=True) is Check.RUNTIME:
+                # SI-ann-2: a finer annotation is checked where the value is bound.
+                if not isinstance(value, LEAVES):
+                    value = em.emit(value, f"{hint}_value")
+                var = self.bind_var(b.var, b.var.struct_info, scope)
+                em.append(rx.MatchCast(var, value, b.var.struct_info, span=b.span))
+                return
             sinfo = b.var.struct_info
         var = self.bind_var(b.var, sinfo, scope)
         em.append(rx.VarBinding(var, value, span=b.span))
@@ -431,9 +443,9 @@ class Normalizer:
         em.bindings.append(rx.VarBinding(var, value, span=b.span))
 
     def check(self, annotation: si.StructInfo, deduced: si.StructInfo, span, what: str,
-              analyzer: Analyzer, allow_runtime: bool = False) -> None:
+              analyzer: Analyzer, allow_runtime: bool = False) -> Check:
         """A written annotation may be coarser than what is deduced, never contradictory
-        (SI-ann-1) nor finer (SI-ann-2: that needs R.match_cast)."""
+        (SI-ann-1); finer only where the caller checks it at run time (SI-ann-2)."""
         result = base_check(annotation, deduced, analyzer)
         if result is Check.FAIL:
             raise StructInfoError(f"{what} {print_sinfo(annotation)} contradicts the deduced "
@@ -442,6 +454,7 @@ class Normalizer:
             raise StructInfoError(f"{what} {print_sinfo(annotation)} is finer than what can be "
                                   f"deduced ({print_sinfo(deduced)}); use R.match_cast to check "
                                   f"it at run time", span, rule="SI-ann-2")
+        return result
 
     # -- expressions --------------------------------------------------------------------------
     def leaf(self, e: rx.Expr, em: _Emitter, hint: str = "lv") -> rx.Expr:

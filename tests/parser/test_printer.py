@@ -253,7 +253,7 @@ def test_leaf_expressions():
     assert print_expr(rx.DataTypeImm(F16)) == 'R.dtype("float16")'
     assert print_expr(rx.Tuple((x, t))) == "(x, t)"
     assert print_expr(rx.Tuple((x,))) == "(x,)"
-    assert print_expr(rx.Tuple(())) == "()"
+    assert print_expr(rx.Tuple(())) == "R.tuple()"  # PRINT-tuple-1
     assert print_expr(rx.TupleGetItem(rx.TupleGetItem(t, 1), 0)) == "t[1][0]"
     assert print_expr(rx.ExternFunc("foo")) == 'R.ExternFunc("foo")'
     assert print_expr(rx.GlobalVar("f")) == "cls.f"
