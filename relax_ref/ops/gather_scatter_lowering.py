@@ -400,7 +400,8 @@ def legalize_index_put(ctx):
     """TE-leg-index-11: the serial form with one update per position ``j`` of the
     indices' broadcast shape ``B`` (row major): ``out[wrap(I0[j]), ..., wrap(Ik-1[j])]``
     becomes (``accumulate``: is added) the values read at ``j`` broadcast to ``B``.
-    Broadcasts are decided at compile time (TE-leg-3)."""
+    A broadcast not decided at compile time is asserted and read with ``T.Select``
+    (TE-leg-3, ``_broadcast_of_buffers``)."""
     data, vals = known_tensor(ctx, 0), known_tensor(ctx, 2)
     s = ctx.arg_sinfo[1]
     arg = ctx.args[1]
@@ -415,8 +416,7 @@ def legalize_index_put(ctx):
     for f in fields:
         if not isinstance(f, si.TensorStructInfo) or f.shape is None or f.dtype.is_void:
             raise ctx.decline("an index tensor has no known shape")
-    bshape = _broadcast_shape(ctx, [f.shape for f in fields])
-    if vals.ndim > len(bshape):
+    if vals.ndim > max(f.ndim for f in fields):
         raise ctx.decline("the values have more dimensions than the indices")
     reduction = "add" if ctx.attr("accumulate") else "update"
     nidx = len(fields)
@@ -425,12 +425,13 @@ def legalize_index_put(ctx):
     def updates(bufs, out):
         d_buf, i_bufs, v_buf = bufs[0], bufs[1:1 + nidx], bufs[-1]
         # B's dimensions in the function's own variables, taken from the index buffers.
-        fshape = _broadcast_of_buffers([b.shape for b in i_bufs])
+        fshape, agree = _broadcast_of_buffers([b.shape for b in i_bufs])
         lead = len(fshape) - len(v_buf.shape)
         fits = [P.Or(P.EQ(d, _ONE, BOOL), P.EQ(d, fshape[lead + k], BOOL), BOOL)
                 for k, d in enumerate(v_buf.shape)
                 if int_const(d) != 1 and not _same(d, fshape[lead + k])]
-        checks = serial_guards([(fits, "shape_mismatch",
+        checks = serial_guards([(agree, "shape_mismatch", "the indices must broadcast"),
+                                (fits, "shape_mismatch",
                                  "the values must broadcast to the indices' shape")], op)
 
         def one(j):
@@ -451,16 +452,27 @@ def legalize_index_put(ctx):
     return call_serial(ctx, "index_put", operands, updates)
 
 
-def _broadcast_of_buffers(shapes: Sequence[Sequence[P.PrimExpr]]) -> list[P.PrimExpr]:
-    """The broadcast shape of buffers already known to broadcast (``_broadcast_shape``
-    passed on the caller's shapes)."""
+def _broadcast_of_buffers(shapes: Sequence[Sequence[P.PrimExpr]]
+                          ) -> tuple[list[P.PrimExpr], list[P.PrimExpr]]:
+    """The broadcast shape of buffers' shapes and the facts it needs. Per dimension the
+    sizes are folded from the right: a size literally 1 or the same as the shape so far
+    changes nothing; any other ``d`` needs ``b == 1 or d == 1 or b == d`` and makes the
+    dimension ``T.Select(b == 1, d, b)`` (TE-leg-3), which every size folded in is 1 or
+    equal to once the facts hold."""
     ndim = max(len(s) for s in shapes)
     out: list[P.PrimExpr] = []
+    facts: list[P.PrimExpr] = []
     for k in range(1, ndim + 1):
         dim: P.PrimExpr = _ONE
         for s in shapes:
-            if len(s) >= k and int_const(s[-k]) != 1:
-                dim = s[-k]
-                break
+            if len(s) < k or int_const(s[-k]) == 1 or _same(s[-k], dim):
+                continue
+            d = s[-k]
+            if int_const(dim) == 1:
+                dim = d
+                continue
+            dim_one, d_one = P.EQ(dim, _ONE, BOOL), P.EQ(d, _ONE, BOOL)
+            facts.append(P.Or(P.Or(dim_one, d_one, BOOL), P.EQ(dim, d, BOOL), BOOL))
+            dim = P.Select(dim_one, d, dim, INT64)
         out.append(dim)
-    return list(reversed(out))
+    return list(reversed(out)), facts

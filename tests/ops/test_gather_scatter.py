@@ -328,6 +328,23 @@ def test_index_put_of_values_broadcast_undecided_is_checked_at_run_time():
     assert "T.Select(m == T.int64(1), T.int64(0), j0)" in script, script
 
 
+def test_index_put_of_indices_broadcast_undecided_is_checked_at_run_time():
+    # (k,) against (m,): they broadcast when one is 1 or both are equal, to
+    # T.Select(k == 1, m, k) updates; the PrimFunc asserts it (TE-leg-3).
+    text = module('x: R.Tensor((3, 4), "float32"), a: R.Tensor(("k",), "int64"), '
+                  'b: R.Tensor(("m",), "int64"), v: R.Tensor((1,), "float32")',
+                  'y = R.index_put(x, (a, b), v, accumulate=True)')
+    script = check_lowered(text, "relax.index_put").script()
+    assert "assert k == T.int64(1) or m == T.int64(1) or k == m" in script, script
+    assert "T.Select(k == T.int64(1), m, k)" in script, script
+    low = legalize_ops(relax_ref.check(relax_ref.from_source(text)))
+    x, v = np.zeros((3, 4), "float32"), np.array([1.5], "float32")
+    for a, b in (([0, 2, 2], [3]), ([1], [0, -1, 0])):
+        want = x.copy()
+        np.add.at(want, np.broadcast_arrays(np.array(a), np.array(b)), v[0])
+        check_same(relax_ref.run(low, x, np.array(a), np.array(b), v), want)
+
+
 def test_index_put_lowered():
     check_lowered(module('x: R.Tensor((5, 3), "float32"), a: R.Tensor(("k",), "int64"), '
                          'b: R.Tensor((1,), "int64"), v: R.Tensor(("k",), "float32")',
