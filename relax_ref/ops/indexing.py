@@ -469,6 +469,8 @@ def legalize_strided_slice(ctx):
     an empty result), so every read is in bounds; bounds may then be any values. Without
     it, bounds may use only variables that are sizes (TE-leg-manip-8: deduction's
     canonical begin assumes its variables non-negative)."""
+    from .manipulate_lowering import provable
+
     x = ctx.tensor(0)
     out_shape = ctx.result_shape()
     axes = [int_const(a) for a in _tuple_values(ctx, 1)]
@@ -482,10 +484,21 @@ def legalize_strided_slice(ctx):
         raise ctx.decline("axes and strides must be constants")
     starts: dict[int, tuple[P.PrimExpr, int]] = {}
     in_range: list[P.PrimExpr] = []
-    for a, b, s in zip(axes, begin, strides):
+    for a, b, e, s in zip(axes, begin, end, strides):
         a = a + x.ndim if a < 0 else a
         stride = int_const(s)
         if inbound:
+            # Deduction simplified the length assuming every variable non-negative
+            # (SYM-assume-1); a bound's R.Prim variable may be negative, so the length
+            # must be ceildiv(end - begin, stride) for any value of it.
+            diff = P.Sub(e, b, INT64) if stride > 0 else P.Sub(b, e, INT64)
+            exact = P.FloorDiv(P.Add(diff, P.IntImm(abs(stride) - 1, INT64), INT64),
+                               P.IntImm(abs(stride), INT64), INT64)
+            sizes = [v for v in P.free_vars(P.Sub(exact, out_shape[a], INT64))
+                     if ctx.is_size(v)]
+            if not provable(P.EQ(out_shape[a], exact, BOOL), nonneg=sizes):
+                raise ctx.decline(f"the deduced length on axis {a} relies on a bound's "
+                                  f"variable being non-negative")
             starts[a] = (b, stride)
             steps = P.Sub(out_shape[a], P.IntImm(1, INT64), INT64)
             last = fold_add(b, steps if stride == 1
