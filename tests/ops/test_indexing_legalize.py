@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import relax_ref
-from relax_ref.errors import RuntimeCheckError
+from relax_ref.errors import RuntimeCheckError, same_check
 from relax_ref.passes.legalize_ops import legalize_ops
 
 from .legalize_helpers import check_lowered, module
@@ -171,6 +171,31 @@ def test_strided_slice_assume_inbound_of_symbolic_bounds():
                   '''m = T.int64()
 y = R.strided_slice(x, (0,), (m,), (m + 2,), assume_inbound=True)''')
     check_lowered(text, "relax.strided_slice")
+
+
+@pytest.mark.parametrize("bounds", ["(k,), (4,), (2,)", "(k,), (k + 5,), (2,)",
+                                    "(4,), (k,), (-1,)", "(k,), (k * 2,), (3,)"])
+def test_strided_slice_assume_inbound_agrees_at_negative_r_prim_values(bounds):
+    # check_pass tries k >= 0 only; the op and its lowering agree below 0 too (results,
+    # or traps of the same check, CONF-pass-2).
+    text = module('x: R.Tensor(("n", 3), "float32"), b: R.Prim(value="k")',
+                  f"k = T.int64()\ny = R.strided_slice(x, (0,), {bounds}, "
+                  f"assume_inbound=True)")
+    before = relax_ref.check(relax_ref.from_source(text))
+    after = check_lowered(text, "relax.strided_slice")
+    x = np.arange(18, dtype="float32").reshape(6, 3)
+    for k in (-3, -1, 1, 3, 7):
+        got = []
+        for mod in (before, after):
+            try:
+                got.append(relax_ref.run(mod, x, k))
+            except RuntimeCheckError as err:
+                got.append(err)
+        if isinstance(got[0], RuntimeCheckError):
+            assert isinstance(got[1], RuntimeCheckError), (k, got)
+            assert same_check(got[0].check, got[1].check, got[1].rule), (k, got)
+        else:
+            np.testing.assert_array_equal(got[0], got[1])
 
 
 def test_strided_slice_assume_inbound_of_a_maybe_negative_length_lowers():
