@@ -22,7 +22,11 @@ from relax_ref.ir.dtype import BOOL, FLOAT32, INT64, parse_dtype
 from relax_ref.ir.numpy_dtype import numpy_dtype
 
 from .common import CONV_LAYOUTS, OpRuntimeError, cast_value, quiet, shape_operand, tensor_arg
-from .nn import check_layout, check_layout_ndim, runtime_perm, to_layout
+from .layouts import Layout
+from .nn import (
+    canonical_dims, check_layout_ndim, conv_layout, conv_result_in_layout, layout_dims,
+    runtime_layout,
+)
 from .registry import (
     Attr, DeduceContext, OpDef, Operand, one_of, register, to_dtype, to_float, to_int, to_str,
 )
@@ -76,13 +80,15 @@ def deduce_resize(ctx: DeduceContext, nsp: int) -> si.StructInfo:
     """SI-image-resize-1..3.
 
     1. ``size`` is a shape of ``nsp`` dimensions.
-    2. ``layout`` is a permutation of NCHW (NCDHW for resize3d) (SI-nn-layout-1); a
-       known data ndim matches (SI-nn-layout-2). ``method``,
+    2. ``layout`` is NCHW's letters (NCDHW's for resize3d) in some order, each split at
+       most once by a factor (``NCHW16c``, SI-nn-layout-1); a known data ndim matches,
+       and a known inner axis has its factor's extent (SI-nn-layout-2). ``method``,
        ``coordinate_transformation_mode`` and ``rounding_method`` are among the values of
        spec/ops/image.md (SI-call-1; TVM's deduction does not check them).
-    3. The result is the data's shape with the spatial axes replaced by ``size`` (a
-       literal ``R.shape``; a shape variable gives the ndim only), dtype ``out_dtype``
-       or the data's."""
+    3. The result is the data's canonical shape with the spatial axes replaced by
+       ``size`` (a literal ``R.shape``; a shape variable gives the ndim only), placed
+       back in ``layout`` (a split size provably not divisible by its factor is an error,
+       SI-nn-layout-2), dtype ``out_dtype`` or the data's."""
     canonical = CONV_LAYOUTS[nsp][0]
     x = tensor_arg(ctx, 0, "data")
     size = shape_operand(ctx, 1)
@@ -92,14 +98,14 @@ def deduce_resize(ctx: DeduceContext, nsp: int) -> si.StructInfo:
     if any(isinstance(v, P.IntImm) and v.value < 0 for v in size.values or ()):
         raise ctx.error(f"size {[str(v) for v in size.values]} must be >= 0",
                         rule="SI-image-resize-1")
-    perm = check_layout(ctx, ctx.attr("layout"), canonical, "data")
+    layout = conv_layout(ctx, ctx.attr("layout"), canonical, "data")
     check_layout_ndim(ctx, x, ctx.attr("layout"), "data")
     dtype = ctx.attr("out_dtype")
     dtype = x.dtype if dtype.is_void else dtype
     if x.shape is None or not isinstance(ctx.args[1], rx.ShapeExpr):
-        return si.TensorStructInfo(None, dtype, nsp + 2, x.vdevice)
-    d = [x.shape[p] for p in perm]
-    out = to_layout([d[0], d[1], *ctx.args[1].values], canonical, perm)
+        return si.TensorStructInfo(None, dtype, layout.ndim, x.vdevice)
+    d = canonical_dims(ctx, x.shape, layout, "data")
+    out = layout_dims(ctx, [d[0], d[1], *ctx.args[1].values], layout)
     return si.TensorStructInfo(out, dtype, vdevice=x.vdevice)
 
 
@@ -261,23 +267,28 @@ def _resize(attrs, data, size, *, nsp: int):
     of ``pixel * weight`` in float32; ``tf_crop_and_resize`` puts
     ``extrapolation_value`` where a coordinate lies outside ``[0, L - 1]``; the float32
     value is cast to the output dtype. An empty input axis with a non-empty output
-    reads outside the data (``index_out_of_bounds``)."""
+    reads outside the data (``index_out_of_bounds``). A split layout (``NCHW16c``) is
+    computed in the canonical layout: the data converts to it and the result back."""
     canonical = CONV_LAYOUTS[nsp][0]
     rule = "EXEC-image-resize-1"
-    layout = attrs.get("layout")
-    perm = runtime_perm(layout, canonical, rule)
+    text = attrs.get("layout")
+    layout = runtime_layout(text, canonical, rule)
     outs = tuple(int(d) for d in size)
-    if data.ndim != nsp + 2 or len(outs) != nsp:
-        raise OpRuntimeError("shape_mismatch", f"resize{nsp}d needs {nsp + 2}-d data and "
+    if data.ndim != layout.ndim or len(outs) != nsp:
+        raise OpRuntimeError("shape_mismatch", f"resize{nsp}d needs {layout.ndim}-d data and "
                              f"{nsp} sizes, found {data.ndim}-d and {len(outs)}", rule=rule)
-    x = np.transpose(data, perm)
+    x = _canonical_data(data, layout, rule)
+    for c, n in zip(canonical[2:], outs):
+        f = layout.factor(c)
+        if f is not None and n % f:
+            raise OpRuntimeError("shape_mismatch", f"the output's {c} extent {n} does not "
+                                 f"split by {f} (layout {text})", rule=rule)
     sizes = x.shape[2:]
     out_dt = attrs.get("out_dtype")
     out_dt = data.dtype if out_dt.is_void else numpy_dtype(out_dt)
     shape = x.shape[:2] + outs
     if 0 in shape:
-        return np.ascontiguousarray(np.transpose(np.zeros(shape, out_dt),
-                                                 [canonical.index(c) for c in layout]))
+        return conv_result_in_layout(np.zeros(shape, out_dt), canonical, text, rule)
     if 0 in sizes:
         raise OpRuntimeError("index_out_of_bounds", f"resize of an empty image {sizes} to "
                              f"{outs} reads outside it", rule="EXEC-image-resize-2")
@@ -318,7 +329,18 @@ def _resize(attrs, data, size, *, nsp: int):
             outside |= bad.reshape((outs[a],) + (1,) * (nsp - 1 - a)) if a < nsp - 1 else bad
         values = np.where(outside, F32(attrs.get("extrapolation_value")), values)
     result = cast_value(values.astype(F32), out_dt)
-    return np.ascontiguousarray(np.transpose(result, [canonical.index(c) for c in layout]))
+    return conv_result_in_layout(result, canonical, text, rule)
+
+
+def _canonical_data(data: np.ndarray, layout: Layout, rule: str) -> np.ndarray:
+    """The data in the canonical layout; each inner axis of a split has its factor's
+    extent (``shape_mismatch``, SI-nn-layout-2)."""
+    for c, f in layout.axes:
+        extent = data.shape[layout.position(c, inner=True)] if f is not None else None
+        if f is not None and extent != f:
+            raise OpRuntimeError("shape_mismatch", f"axis {f}{c.lower()} of layout "
+                                 f"{layout.text} has extent {extent}, not {f}", rule=rule)
+    return layout.to_canonical(data)
 
 
 # -- lowering ------------------------------------------------------------------------------------
@@ -328,14 +350,19 @@ def _legalize_resize(ctx, nsp: int):
     formulas of the semantics on te expressions (the same float32 operations in the same
     order), the taps read at clamped indices, in the data layout. An input axis that may
     be empty while the output is not (EXEC-image-resize-2's trap) is the PrimFunc's
-    guard, so no clamped read of an empty axis is ever made (TE-leg-7)."""
+    guard, so no clamped read of an empty axis is ever made (TE-leg-7). In a split
+    layout (``NCHW16c``) the stage reads the split axes directly: a split N or C passes
+    through (outer and inner index as the output's), a split spatial axis has the
+    canonical index ``outer * f + inner`` and its taps read ``(i // f, i % f)``."""
     canonical = CONV_LAYOUTS[nsp][0]
     x = ctx.tensor(0, "data")
-    layout = ctx.attr("layout")
+    layout = Layout.parse(ctx.attr("layout"), canonical)
     out_shape = ctx.result_shape()
     sp = canonical[2:]
-    in_size = {c: x.shape[layout.index(c)] for c in sp}
-    out_size = {c: out_shape[layout.index(c)] for c in sp}
+    _guard_split_extents(ctx, x.shape, layout)
+    in_size = {c: _canonical_extent(x.shape, layout, c) for c in sp}
+    out_size = {c: _canonical_out_extent(ctx, out_shape, layout, c, a)
+                for a, c in enumerate(sp)}
     method, mode = ctx.attr("method"), ctx.attr("coordinate_transformation_mode")
     roi = [r.value for r in ctx.attr("roi")]
     rounding = _rounding(ctx.attr)
@@ -344,7 +371,8 @@ def _legalize_resize(ctx, nsp: int):
     extrapolation = ctx.attr("extrapolation_value")
 
     def formula(*idx):
-        pos = dict(zip(layout, idx))
+        # canonical index of each spatial letter
+        pos = {c: _canonical_index(idx, layout, c) for c in sp}
         axes = []
         for a, c in enumerate(sp):
             coord = source_coord(_TeOps, pos[c], in_size[c], out_size[c], mode, roi[a],
@@ -364,9 +392,7 @@ def _legalize_resize(ctx, nsp: int):
                 here = dict(chosen)
                 here[sp[a]] = clamp(ind[k], sp[a])
                 if a == nsp - 1:
-                    src = dict(pos)
-                    src.update(here)
-                    parts.append(te.cast(FLOAT32, x[tuple(src[c] for c in layout)]))
+                    parts.append(te.cast(FLOAT32, x[_source_index(idx, here, layout)]))
                 else:
                     parts.append(combine(a + 1, here))
             if w is None:
@@ -389,6 +415,70 @@ def _legalize_resize(ctx, nsp: int):
     _guard_nonempty_input(ctx, [in_size[c] for c in sp], out_shape)
     out = te.compute(out_shape, formula, name="resize", axis_prefix="ax")
     return ctx.call_te(out, f"resize{nsp}d")
+
+
+def _canonical_extent(shape, layout: Layout, c: str) -> P.PrimExpr:
+    """The canonical extent of letter ``c``: its axis, times the factor when split (the
+    inner axis' extent is the factor: ``_guard_split_extents``)."""
+    outer, f = shape[layout.position(c)], layout.factor(c)
+    return outer if f is None else P.Mul(outer, P.IntImm(f, outer.dtype), outer.dtype)
+
+
+def _canonical_out_extent(ctx, out_shape, layout: Layout, c: str, a: int) -> P.PrimExpr:
+    """The output length of spatial letter ``c``: ``size[a]``. Split, the result holds
+    ``size[a] // f`` rows of ``f``, so ``size[a]`` must divide by ``f`` (the PrimFunc's
+    ``shape_mismatch`` guard where not proved; EXEC-image-resize-1)."""
+    from .nn_lowering import proved
+    f = layout.factor(c)
+    if f is None:
+        return out_shape[layout.position(c)]
+    size = ctx.call.args[1]
+    if not isinstance(size, rx.ShapeExpr):
+        raise ctx.decline("a split spatial axis needs the size as a literal shape")
+    n = size.values[a]
+    divides = P.EQ(P.FloorMod(n, P.IntImm(f, n.dtype), n.dtype), P.IntImm(0, n.dtype), BOOL)
+    if not proved(divides):
+        ctx.require(divides, "shape_mismatch",
+                    f"the output's {c} extent does not split by {f} (layout {layout.text})")
+    return n
+
+
+def _guard_split_extents(ctx, shape, layout: Layout) -> None:
+    """SI-nn-layout-2 at run time: each inner axis of the data has its factor's extent
+    (the PrimFunc's ``shape_mismatch`` guard where not proved)."""
+    from .nn_lowering import proved
+    for c, f in layout.axes:
+        if f is None:
+            continue
+        extent = shape[layout.position(c, inner=True)]
+        same = P.EQ(extent, P.IntImm(f, extent.dtype), BOOL)
+        if not proved(same):
+            ctx.require(same, "shape_mismatch",
+                        f"axis {f}{c.lower()} of layout {layout.text} must have extent {f}")
+
+
+def _canonical_index(idx, layout: Layout, c: str) -> P.PrimExpr:
+    """The canonical index of letter ``c`` at output index ``idx`` (in ``layout``)."""
+    outer, f = idx[layout.position(c)], layout.factor(c)
+    if f is None:
+        return outer
+    return P.Add(P.Mul(outer, P.IntImm(f, outer.dtype), outer.dtype),
+                 idx[layout.position(c, inner=True)], outer.dtype)
+
+
+def _source_index(idx, taps: dict, layout: Layout) -> tuple:
+    """The data index of a tap: the output's index on N and C (split or not), each
+    spatial letter's clamped canonical index in ``taps`` placed in ``layout``."""
+    src = list(idx)
+    for c, i in taps.items():
+        f = layout.factor(c)
+        if f is None:
+            src[layout.position(c)] = i
+        else:
+            k = P.IntImm(f, i.dtype)
+            src[layout.position(c)] = P.FloorDiv(i, k, i.dtype)
+            src[layout.position(c, inner=True)] = P.FloorMod(i, k, i.dtype)
+    return tuple(src)
 
 
 def _guard_nonempty_input(ctx, sizes, out_shape) -> None:

@@ -44,7 +44,7 @@ def test_resize_deduction():
     fails("SI-image-resize-1", "image.resize2d", [tensor((1, 1, 2, 2)), tensor(None)],
           args=[None, _shape_arg((2, -1))])
     fails("SI-nn-layout-1", "image.resize2d", [tensor((1, 1, 2, 2)), tensor(None)],
-          args=[None, _shape_arg((2, 2))], layout="NCHW4c")
+          args=[None, _shape_arg((2, 2))], layout="NCHW4c4c")
     fails("SI-nn-layout-2", "image.resize3d", [tensor((1, 1, 2, 2)), tensor(None)],
           args=[None, _shape_arg((2, 2, 2))])
     fails("SI-call-1", "image.resize2d", [tensor((1, 1, 2, 2)), tensor(None)],
