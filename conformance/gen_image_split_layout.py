@@ -105,6 +105,16 @@ def cases() -> list[Case]:
           [ok([T_(x)], [T_(_split_c(y.astype(F32), 4))], rtol=1e-5, atol=1e-5)],
           ["SI-image-resize-3", "EXEC-image-resize-1"],
           "trilinear resize 2x3x2 -> 3x4x3 of NCDHW4c data")
+    # NCDHW2d: TVM's kernel reads any other 3-d layout as NCDHW<x>c, a split depth too
+    x = fdata((1, 1, 2, 2, 2, 2), 3606)
+    canon = np.moveaxis(x, -1, 3).reshape(1, 1, 4, 2, 2)
+    y = _nearest_floor_ref(canon, (8, 4, 2)).reshape(1, 1, 4, 2, 4, 2)
+    _case(out, "resize3d_split_ncdhw2d_nearest", [("x", ann((1, 1, 2, 2, 2, 2)))],
+          'y = R.image.resize3d(x, R.shape([8, 4, 2]), layout="NCDHW2d", '
+          'method="nearest_neighbor", coordinate_transformation_mode="asymmetric")',
+          [ok([T_(x)], [T_(np.ascontiguousarray(np.moveaxis(y, 3, -1)))])],
+          ["SI-image-resize-3", "EXEC-image-resize-1"],
+          "nearest upsampling of NCDHW2d data (depth split: d0 * 2 + di) 4x2x2 -> 8x4x2")
     # run-time checks of a split layout
     _case(out, "resize2d_split_inner_extent_trap", [("x", ann((1, 1, 2, 2, "k")))],
           'y = R.image.resize2d(x, R.shape([3, 3]), layout="NCHW4c")',
