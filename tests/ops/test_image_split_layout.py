@@ -115,6 +115,8 @@ def test_tvm_legalize_ops_case_lowers():
      'R.image.resize2d(x, R.shape([4, 5]), layout="NCHW4c", method="cubic")'),
     ('x: R.Tensor((1, 3, 2, 2, "k"), "float32")',
      'R.image.resize2d(x, R.shape([3, 2]), layout="NHWC2c")'),
+    ('x: R.Tensor((1, 1, "h", 3, 2), "float32")',
+     'R.image.resize2d(x, R.shape([4, 5]), layout="NCHW2h", method="cubic", cubic_exclude=1)'),
     ('x: R.Tensor(("n", 1, 2, 3, 2), "float32")',
      'R.image.resize2d(x, R.shape([4, 3]), layout="NCHW2h", '
      'coordinate_transformation_mode="tf_crop_and_resize", roi=[0.1, 0.2, 1.3, 0.8])'),
