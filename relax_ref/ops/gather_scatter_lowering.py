@@ -95,24 +95,6 @@ def legalize_gather_nd(ctx):
     return ctx.call_te(out, "gather_nd")
 
 
-def _broadcast_shape(ctx, shapes: Sequence[Sequence[P.PrimExpr]]) -> list[P.PrimExpr]:
-    """The broadcast of index shapes decided at compile time (TE-leg-3): per dimension
-    the ones not literally 1 are the same expression, else the lowering declines."""
-    ndim = max(len(s) for s in shapes)
-    out: list[P.PrimExpr] = []
-    for k in range(1, ndim + 1):
-        dim: P.PrimExpr = _ONE
-        for s in shapes:
-            if len(s) < k or int_const(s[-k]) == 1:
-                continue
-            if int_const(dim) == 1:
-                dim = s[-k]
-            elif not _same(dim, s[-k]):
-                raise ctx.decline("cannot tell at compile time whether the indices broadcast")
-        out.append(dim)
-    return list(reversed(out))
-
-
 def _read_broadcast(buf_load: Callable, shape: Sequence[P.PrimExpr],
                     out_shape: Sequence[P.PrimExpr], idx: Sequence[P.PrimExpr]):
     """A tensor of ``shape`` read at position ``idx`` of the ``out_shape`` it broadcasts
@@ -134,11 +116,14 @@ def _read_broadcast(buf_load: Callable, shape: Sequence[P.PrimExpr],
 
 def legalize_index_tensor(ctx):
     """TE-leg-index-6: ``out[j..., r...] = data[I0[j], ..., Ik-1[j], r...]`` with the
-    indices broadcast at compile time (TE-leg-3)."""
+    indices broadcast to ``B``, the result's leading dimensions: deduction gives a
+    shape only where it proved each index dimension 1 or ``B``'s (SI-broadcast-2), so a
+    dimension not the same expression as ``B``'s is read at ``T.Select(d == 1, 0, j)``
+    (TE-leg-3), which needs no guard."""
     data = ctx.tensor(0)
     idx = ctx.tuple_tensors(1)
-    bshape = _broadcast_shape(ctx, [t.shape for t in idx])
-    nb = len(bshape)
+    nb = max(t.ndim for t in idx)
+    bshape = list(ctx.result_shape()[:nb])
 
     def element(*p):
         j, r = p[:nb], p[nb:]

@@ -154,6 +154,14 @@ def test_index_tensor_lowered():
                          'a2 = R.floor_mod(a, R.const(1, "int64"))\n'
                          'b2 = R.floor_mod(b, R.const(4, "int64"))\n'
                          'y = R.index_tensor(x, (a2, b2))'), "relax.index_tensor")
+    # k * 2 and 2 * k: one length, proved by deduction but written differently.
+    out = check_lowered(module('x: R.Tensor((3, 4), "float32"), s: R.Shape(["k"]), '
+                               'a: R.Tensor(("k * 2",), "int64"), '
+                               'b: R.Tensor(("2 * k",), "int64")',
+                               'a2 = R.floor_mod(a, R.const(3, "int64"))\n'
+                               'b2 = R.floor_mod(b, R.const(4, "int64"))\n'
+                               'y = R.index_tensor(x, (a2, b2))'), "relax.index_tensor")
+    assert "assert" not in out.script()
 
 
 # -- scatter_elements ------------------------------------------------------------------------
