@@ -39,6 +39,13 @@ def _same(a: P.PrimExpr, b: P.PrimExpr) -> bool:
     return structural_equal(a, b, map_free_vars=False)
 
 
+def _proved(cond: P.PrimExpr) -> bool:
+    """``cond`` holds for all sizes (the variables here are tensor dimensions)."""
+    from relax_ref.solver.analyzer import Analyzer
+
+    return Analyzer().can_prove(cond)
+
+
 def _as_index(load: P.PrimExpr) -> P.PrimExpr:
     return load if load.dtype == INT64 else te.cast(INT64, load)
 
@@ -107,7 +114,7 @@ def _read_broadcast(buf_load: Callable, shape: Sequence[P.PrimExpr],
         o, i = out_shape[lead + k], idx[lead + k]
         if int_const(d) == 1 and int_const(o) != 1:
             pos.append(_ZERO)
-        elif int_const(d) == 1 or _same(d, o):
+        elif int_const(d) == 1 or _same(d, o) or _proved(P.EQ(d, o, BOOL)):
             pos.append(i)
         else:
             pos.append(P.Select(P.EQ(d, _ONE, BOOL), _ZERO, i, INT64))
