@@ -380,10 +380,38 @@ def _legalize_arange(ctx):
     dtype = ctx.result_sinfo.dtype
     if dtype.is_bool:
         raise ctx.decline("a bool arange")
+    _check_deduced_length(ctx)
     start, _, step = (te.cast(dtype, _prim_operand(ctx, i)) for i in range(3))
     out = te.compute(ctx.result_shape(), lambda ax0: start + step * te.cast(dtype, ax0),
                      name="T_arange")
     return ctx.call_te(out, "arange")
+
+
+def _check_deduced_length(ctx) -> None:
+    """Deduction simplified the length assuming every variable non-negative
+    (SYM-assume-1), but an ``R.Prim`` operand's variable may be negative: lower only
+    where the deduced length is provably ``max(0, ceil((end - start) / step))`` with
+    just the sizes (TE-leg-4) assumed non-negative, else the call stays (the op and its
+    struct info then decide at run time)."""
+    from .manipulate_lowering import provable
+
+    (length,) = ctx.result_shape()
+    ops = [ctx.prim(i) for i in range(3)]
+    if not all(v.dtype.is_integer for v in ops):
+        return  # constant floats: the length is a constant deduction computed
+    start, end, step = (te.cast(INT64, v) for v in ops)
+    sizes = [v for e in (length, start, end, step) for v in P.free_vars(e) if ctx.is_size(v)]
+    zero, one = P.IntImm(0, INT64), P.IntImm(1, INT64)
+    if provable(P.GT(step, zero, BOOL), nonneg=sizes):
+        count = P.FloorDiv(P.Sub(P.Add(P.Sub(end, start, INT64), step, INT64), one, INT64),
+                           step, INT64)
+    elif provable(P.LT(step, zero, BOOL), nonneg=sizes):
+        count = P.FloorDiv(P.Add(P.Add(P.Sub(end, start, INT64), step, INT64), one, INT64),
+                           step, INT64)
+    else:
+        raise ctx.decline("the step's sign depends on a variable that may be negative")
+    if not provable(P.EQ(length, P.Max(count, zero, INT64), BOOL), nonneg=sizes):
+        raise ctx.decline("the deduced length relies on a variable being non-negative")
 
 
 def _legalize_trilu(lower: bool):

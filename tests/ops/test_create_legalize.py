@@ -94,17 +94,21 @@ def test_arange_lowers_with_float_operands(start, end, step, dtype):
     check_lowered(text, "relax.arange")
 
 
-def test_r_prim_operands_that_may_be_negative_lower():
+def test_r_prim_operands_that_may_be_negative():
     """TE-leg-create-1: ``R.prim_value(k)`` of a prim parameter may be negative; it
-    reaches the PrimFunc as a scalar argument, and the formulas are exact for any value
-    (check_pass tries k at 1, 0, 2, 3; tril is run at -2 too)."""
+    reaches the PrimFunc as a scalar argument, and tril's formula is exact for any value
+    (check_pass tries k at 1, 0, 2, 3; tril is run at -2 too). arange(0, k) stays: its
+    deduced length ``k`` assumed k >= 0 (SYM-assume-1), where the op's is max(k, 0);
+    arange(0, n) of a size lowers."""
     text = module('x: R.Tensor(("n", 2), "float32"), p: R.Prim(value="k")',
                   "a = R.arange(R.prim_value(0), R.prim_value(k), R.prim_value(1))\n"
                   "b = R.tril(x, R.prim_value(k))\n"
                   "c = R.triu(x, R.prim_value(n))\n"
-                  "y = (a, b, c)")
-    out = check_lowered(text, "relax.arange")
-    assert "R.tril" not in out.script() and "R.triu" not in out.script()
+                  "d = R.arange(R.prim_value(0), R.prim_value(n), R.prim_value(2))\n"
+                  "y = (a, b, c, d)")
+    out = check_lowered(text, "relax.tril")
+    script = out.script()
+    assert script.count("R.arange(") == 1 and "R.triu" not in script, script
     text = module('x: R.Tensor(("n", 2), "float32"), p: R.Prim(value="k")',
                   "y = R.tril(x, R.prim_value(k))")
     x = np.arange(6, dtype="float32").reshape(3, 2)
