@@ -105,8 +105,28 @@ def deduce_resize(ctx: DeduceContext, nsp: int) -> si.StructInfo:
     if x.shape is None or not isinstance(ctx.args[1], rx.ShapeExpr):
         return si.TensorStructInfo(None, dtype, layout.ndim, x.vdevice)
     d = canonical_dims(ctx, x.shape, layout, "data")
-    out = layout_dims(ctx, [d[0], d[1], *ctx.args[1].values], layout)
+    out = split_dims(ctx, [d[0], d[1], *ctx.args[1].values], layout)
     return si.TensorStructInfo(out, dtype, vdevice=x.vdevice)
+
+
+def split_dims(ctx: DeduceContext, dims, layout: Layout) -> tuple:
+    """Canonical extents placed in ``layout`` (SI-nn-layout-2: an extent provably not
+    divisible by its factor is an error, ``layout_dims``). A split letter's outer extent
+    is written as TVM's bijective layout writes it, ``(L + f - 1) // f``, unless ``L``
+    provably divides (then ``L // f``, simplified: ``c * 16`` gives ``c``); the two agree
+    wherever the op runs, since a split length must divide at run time."""
+    from .nn_lowering import proved_divides
+    placed = layout_dims(ctx, dims, layout)
+    by = dict(zip(layout.canonical, dims))
+    out = []
+    for (c, f), p in zip(layout.axes, placed):
+        k = layout.factor(c)
+        if f is None and k is not None and not proved_divides(by[c], k):
+            L = by[c]
+            p = ctx.analyzer.simplify(P.FloorDiv(P.Add(L, P.IntImm(k - 1, L.dtype), L.dtype),
+                                                 P.IntImm(k, L.dtype), L.dtype))
+        out.append(p)
+    return tuple(out)
 
 
 # -- the float32 formulas, shared by the semantics (NumPy) and the lowering (te) -----------------

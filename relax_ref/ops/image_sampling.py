@@ -19,12 +19,22 @@ from .common import (
     OpRuntimeError, common_dtype, expr_text, float_to_int, i64, provably_ne, quiet,
     shape_operand, tensor_arg, trunc_div,
 )
-from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool
+from .image import (
+    split_dims, _canonical_data, _canonical_extent, _canonical_index, _guard_split_extents, _source_index,
+)
+from .layouts import Layout
+from .nn import canonical_dims, conv_layout, conv_result_in_layout, runtime_layout
+from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_bool, to_str
 
 FAMILY = "image"
 INT32 = parse_dtype("int32")
-_LAYOUTS = {"NCHW": 2, "NCDHW": 3}
 _PADDINGS = ("zeros", "border", "reflection")
+
+
+def _canonical(layout: str) -> str:
+    """TVM's grid_sample is 3-d exactly for ``NCDHW``; any other layout is a 2-d layout
+    of NCHW's letters (a permutation, or split: ``NHWC``, ``NCHW16c``)."""
+    return "NCDHW" if layout == "NCDHW" else "NCHW"
 
 
 # -- operations on NumPy arrays and on te expressions ------------------------------------------
@@ -269,41 +279,45 @@ def sample(ops, method: str, padding: str, align: bool, gvals, sizes, pixel):
 def deduce_grid_sample(ctx: DeduceContext) -> si.StructInfo:
     """SI-image-grid_sample-1..3.
 
-    1. ``layout`` is ``NCHW`` (2-d) or ``NCDHW`` (3-d) and ``method`` ``nearest``,
-       ``bilinear`` or ``bicubic`` (SI-call-1); ``bicubic`` is 2-d only and takes no
-       ``reflection`` padding (not defined here).
-    2. data and grid are float tensors of one dtype, both of ndim ``nsp + 2``; the
-       grid's batch provably different from the data's, or its axis 1 provably
-       different from ``nsp``, is an error.
-    3. The result is ``(N, C, *grid.shape[2:])`` of the data's dtype; without both
-       shapes, the ndim."""
+    1. ``layout`` is ``NCDHW`` (3-d), or NCHW's letters in some order, each split at
+       most once (2-d: ``NCHW``, ``NHWC``, ``NCHW16c``; SI-nn-layout-1, -2); ``method``
+       ``nearest``, ``bilinear`` or ``bicubic`` (SI-call-1); ``bicubic`` is 2-d only
+       and takes no ``reflection`` padding (not defined here).
+    2. data and grid are float tensors of one dtype, the data of the layout's ndim, the
+       grid ``(N, nsp, *out)``; the grid's batch provably different from the data's
+       (canonical) one, or its axis 1 provably different from ``nsp``, is an error.
+    3. The result is ``(N, C, *grid.shape[2:])`` placed in the layout, of the data's
+       dtype; without both shapes, the ndim."""
     data, grid = tensor_arg(ctx, 0, "data"), tensor_arg(ctx, 1, "grid")
-    layout, method = ctx.attr("layout"), ctx.attr("method")
+    text, method = ctx.attr("layout"), ctx.attr("method")
     rule = "SI-image-grid_sample-1"
-    nsp = _LAYOUTS[layout]
+    canonical = _canonical(text)
+    layout = conv_layout(ctx, text, canonical, "data")
+    nsp = len(canonical) - 2
     if nsp == 3 and method == "bicubic":
         raise ctx.error("bicubic sampling is 2-d only", rule=rule)
     if method == "bicubic" and ctx.attr("padding_mode") == "reflection":
         raise ctx.error("bicubic sampling with reflection padding is not defined here",
                         rule=rule)
     rule2 = "SI-image-grid_sample-2"
-    for t, what in ((data, "data"), (grid, "grid")):
+    for t, what, ndim in ((data, "data", layout.ndim), (grid, "grid", nsp + 2)):
         if not t.dtype.is_void and not t.dtype.is_float:
             raise ctx.error(f"{what} must be a float tensor, found {t.dtype}", rule=rule2)
-        if t.ndim >= 0 and t.ndim != nsp + 2:
-            raise ctx.error(f"{what} must be {nsp + 2}-d for layout {layout}, found ndim "
+        if t.ndim >= 0 and t.ndim != ndim:
+            raise ctx.error(f"{what} must be {ndim}-d for layout {text}, found ndim "
                             f"{t.ndim}", rule=rule2)
     dtype = common_dtype(ctx, data.dtype, grid.dtype)
+    d = canonical_dims(ctx, data.shape, layout, "data") if data.shape is not None else None
     if grid.shape is not None:
         if provably_ne(ctx, grid.shape[1], nsp):
             raise ctx.error(f"the grid's axis 1 has {expr_text(grid.shape[1])} coordinates, "
                             f"needs {nsp}", rule=rule2)
-        if data.shape is not None and provably_ne(ctx, grid.shape[0], data.shape[0]):
+        if d is not None and provably_ne(ctx, grid.shape[0], d[0]):
             raise ctx.error(f"the grid's batch {expr_text(grid.shape[0])} differs from the "
-                            f"data's {expr_text(data.shape[0])}", rule=rule2)
-    if data.shape is None or grid.shape is None:
-        return si.TensorStructInfo(None, dtype, nsp + 2, data.vdevice)
-    return si.TensorStructInfo((data.shape[0], data.shape[1], *grid.shape[2:]), dtype,
+                            f"data's {expr_text(d[0])}", rule=rule2)
+    if d is None or grid.shape is None:
+        return si.TensorStructInfo(None, dtype, layout.ndim, data.vdevice)
+    return si.TensorStructInfo(split_dims(ctx, [d[0], d[1], *grid.shape[2:]], layout), dtype,
                                vdevice=data.vdevice)
 
 
@@ -312,13 +326,33 @@ def _grid_sample(attrs, data, grid):
     """EXEC-image-grid_sample-1: output ``[n, c, o...]`` samples the data at the grid's
     point ``grid[n, :, o...]`` (x first, then y, then z) by spec/ops/image.md's
     formulas, in the dtype; taps outside the data read 0. Shapes that do not agree
-    (batch, coordinate count) are ``shape_mismatch``."""
-    nsp = _LAYOUTS[attrs.get("layout")]
+    (batch, coordinate count) are ``shape_mismatch``. Another layout than ``NCHW`` /
+    ``NCDHW`` (``NHWC``, ``NCHW16c``) is computed in the canonical layout: the data
+    converts to it, the result back (a split output length must divide by its factor,
+    ``shape_mismatch``)."""
+    text = attrs.get("layout")
+    canonical = _canonical(text)
+    nsp = len(canonical) - 2
     rule = "EXEC-image-grid_sample-1"
-    if data.ndim != nsp + 2 or grid.ndim != nsp + 2 or grid.shape[0] != data.shape[0] \
-            or grid.shape[1] != nsp:
+    layout = runtime_layout(text, canonical, rule)
+    if data.ndim != layout.ndim or grid.ndim != nsp + 2:
         raise OpRuntimeError("shape_mismatch", f"grid_sample of data {data.shape} with grid "
-                             f"{grid.shape}", rule=rule)
+                             f"{grid.shape} (layout {text})", rule=rule)
+    data = _canonical_data(data, layout, rule)
+    if grid.shape[0] != data.shape[0] or grid.shape[1] != nsp:
+        raise OpRuntimeError("shape_mismatch", f"grid_sample of data {data.shape} "
+                             f"(canonical) with grid {grid.shape}", rule=rule)
+    for c, n in zip(canonical[2:], grid.shape[2:]):
+        f = layout.factor(c)
+        if f is not None and n % f:
+            raise OpRuntimeError("shape_mismatch", f"the output's {c} extent {n} does not "
+                                 f"split by {f} (layout {text})", rule=rule)
+    return conv_result_in_layout(_sample_canonical(attrs, data, grid, nsp), canonical, text,
+                                 rule)
+
+
+def _sample_canonical(attrs, data, grid, nsp: int):
+    """grid_sample of canonical data (``NCHW`` / ``NCDHW``)."""
     ops = _NumPyOps(grid.dtype)
     sizes = data.shape[2:]
     outs = grid.shape[2:]
@@ -349,24 +383,39 @@ def _legalize_grid_sample(ctx):
     """TE-leg-image-2: one stage ``grid_sample`` evaluating the shared formulas on te
     expressions per output element; each tap reads the data under a lazy bounds test
     (0 outside). The batch sizes and the coordinate count, where not proved equal, are
-    the PrimFunc's guards (TE-leg-7)."""
+    the PrimFunc's guards (TE-leg-7). Another layout is read directly, as resizing
+    reads it (TE-leg-image-1): N and C at the output's indices, a spatial tap at
+    canonical ``i`` of a split letter at ``(i // f, i % f)``, the grid at the canonical
+    indices; the semantics' split checks are guards first (inner extents, then the
+    batch and coordinate count, then split output lengths)."""
+    from .nn_lowering import guard_divides, guard_eq
     data, grid = ctx.tensor(0, "data"), ctx.tensor(1, "grid")
-    nsp = _LAYOUTS[ctx.attr("layout")]
-    from .nn_lowering import guard_eq
-    guard_eq(ctx, grid.shape[0], data.shape[0], "the grid's batch and the data's")
+    canonical = _canonical(ctx.attr("layout"))
+    layout = Layout.parse(ctx.attr("layout"), canonical)
+    nsp = len(canonical) - 2
+    sp = canonical[2:]
+    _guard_split_extents(ctx, data.shape, layout)
+    batch = _canonical_extent(data.shape, layout, "N")
+    guard_eq(ctx, grid.shape[0], batch, "the grid's batch and the data's")
     guard_eq(ctx, grid.shape[1], nsp, "the grid's coordinate count and the spatial rank")
+    for c, n in zip(sp, grid.shape[2:]):
+        if layout.factor(c) is not None:
+            guard_divides(ctx, n, layout.factor(c), f"the output's {c} extent")
     ops = _TeOps(grid.dtype)
-    sizes = data.shape[2:]
+    sizes = [_canonical_extent(data.shape, layout, c) for c in sp]
 
-    def formula(n, c, *o):
+    def formula(*idx):
+        n = _canonical_index(idx, layout, "N")
+        o = [_canonical_index(idx, layout, c) for c in sp]
         gvals = [grid[(n, i64(nsp - 1 - a), *o)] for a in range(nsp)]
 
-        def pixel(idx):
-            wide = [te.cast(INT64, i) for i in idx]
+        def pixel(taps):
+            wide = [te.cast(INT64, i) for i in taps]
             conds = []
             for i, size in zip(wide, sizes):
                 conds += [P.GE(i, i64(0), BOOL), P.LT(i, size, BOOL)]
-            return te.if_then_else(te.all_of(*conds), data[(n, c, *wide)],
+            return te.if_then_else(te.all_of(*conds),
+                                   data[_source_index(idx, dict(zip(sp, wide)), layout)],
                                    te.const(0, data.dtype))
         return sample(ops, ctx.attr("method"), ctx.attr("padding_mode"),
                       ctx.attr("align_corners"), gvals, sizes, pixel)
@@ -508,7 +557,7 @@ def _bind_affine_size(args: dict) -> dict:
 def _register_all() -> None:
     register(OpDef("relax.image.grid_sample", (Operand("data"), Operand("grid")),
                    (Attr("method", "bilinear", one_of("nearest", "bilinear", "bicubic")),
-                    Attr("layout", "NCHW", one_of(*_LAYOUTS)),
+                    Attr("layout", "NCHW", to_str),
                     Attr("padding_mode", "zeros", one_of(*_PADDINGS)),
                     Attr("align_corners", False, to_bool)),
                    deduce=deduce_grid_sample, compute=_grid_sample, family=FAMILY,

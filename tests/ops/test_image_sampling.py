@@ -32,7 +32,7 @@ def test_grid_sample_deduction():
                        layout="NCDHW")) == (1, 2, 2, 2, 2)
     assert deduce("image.grid_sample", [tensor(None), tensor(4)]).ndim == 4
     x, g = tensor((1, 3, 4, 5)), tensor((1, 2, 6, 7))
-    fails("SI-call-1", "image.grid_sample", [x, g], layout="NHWC")
+    fails("SI-nn-layout-1", "image.grid_sample", [x, g], layout="NDHWC")
     fails("SI-image-grid_sample-1", "image.grid_sample", [tensor((1, 2, 3, 4, 5)),
                                                           tensor((1, 3, 2, 2, 2))],
           layout="NCDHW", method="bicubic")

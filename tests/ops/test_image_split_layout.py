@@ -10,7 +10,7 @@ import pytest
 
 import relax_ref
 
-from .helpers import compute, dims, fails, sym, tensor, traps
+from .helpers import compute, deduce, dims, fails, sym, tensor, traps
 from .legalize_helpers import check_lowered, module
 from .test_image import resize_deduce
 from .tvm_bridge import TvmBridge
@@ -48,6 +48,21 @@ def test_deduction_keeps_the_split():
           args=[None, _shape((7, 8))], layout="NCHW4h")
     fails("SI-nn-layout-2", "image.resize2d", [tensor((1, 2, 5, 6)), tensor(None)],
           args=[None, _shape((7, 8))], layout="NCHW16c")
+
+
+def test_split_deduction_agrees_with_tvm():
+    # TVM writes a split length as (L + f - 1) // f; it must divide at run time anyway
+    from relax_ref.ir import struct_info as si
+    b = TvmBridge()
+    for layout, data, size in (("NCHW2w", (1, 3, "h", 3, 2), (8, "a")),
+                               ("NCHW16c", ("n", "c", "h", "w", 16), ("a", 4)),
+                               ("NCHW2n2h", ("n", 3, 2, 5, 2, 2), (8, "a"))):
+        x = b.tensor(data)
+        ours_size, their_size = b.shape(size)
+        ours = deduce("image.resize2d", [x[0], si.ShapeStructInfo(ours_size.values)],
+                      args=[None, ours_size], layout=layout)
+        b.assert_same(ours, b.deduce(lambda d, s=their_size, lay=layout:
+                                     b.relax.op.image.resize2d(d, s, layout=lay), x[0]))
 
 
 def _shape(values):
@@ -138,3 +153,58 @@ def test_split_spatial_size_guard():
                         "relax.image.resize2d")
     assert '"shape_mismatch: ' in out.script(), out.script()
     assert "a % T.int64(2) == T.int64(0)" in out.script(), out.script()
+
+
+# -- grid_sample: TVM's deduction takes any 2-d layout of NCHW's letters -----------------------
+
+def test_grid_sample_layouts_deduce_as_tvm():
+    b = TvmBridge()
+    g = b.tensor((1, 2, 7, "h"))
+    for layout, data in (("NHWC", (1, 5, 6, 3)), ("NCHW4c", ("n", 2, 5, 6, 4)),
+                         ("NCHW2w", (1, 3, 5, 3, 2)), ("HWNC", (5, 6, 1, 3))):
+        x = b.tensor(data)
+        b.assert_same(deduce_sampling([x[0], g[0]], layout),
+                      b.deduce(lambda d, e, lay=layout: b.relax.op.image.grid_sample(
+                          d, e, layout=lay), x[0], g[0]))
+    fails("SI-nn-layout-2", "image.grid_sample", [tensor((1, 2, 5, 6, 8)),
+                                                  tensor((1, 2, 7, 8))], layout="NCHW4c")
+    fails("SI-nn-layout-2", "image.grid_sample", [tensor((1, 3, 5, 3, 2)),
+                                                  tensor((1, 2, 7, 7))], layout="NCHW2w")
+    fails("SI-image-grid_sample-2", "image.grid_sample", [tensor((1, 2, 5, 6, 4)),
+                                                          tensor((2, 2, 7, 8))], layout="NCHW2n2c")
+
+
+def deduce_sampling(sinfos, layout):
+    return deduce("image.grid_sample", sinfos, layout=layout)
+
+
+@pytest.mark.parametrize("kw", [dict(method="bilinear"),
+                                dict(method="bicubic", padding_mode="border"),
+                                dict(method="nearest", padding_mode="reflection",
+                                     align_corners=True)])
+def test_grid_sample_layouts_are_the_nchw_sample_rearranged(kw):
+    x = RNG.standard_normal((2, 8, 4, 8)).astype("float32")
+    g = RNG.uniform(-1.2, 1.2, (2, 2, 4, 3)).astype("float32")
+    plain = compute("image.grid_sample", x, g, **kw)
+    nhwc = np.transpose(x, (0, 2, 3, 1))
+    np.testing.assert_array_equal(compute("image.grid_sample", nhwc, g, layout="NHWC", **kw),
+                                  np.transpose(plain, (0, 2, 3, 1)))
+    np.testing.assert_array_equal(
+        compute("image.grid_sample", _nchw4c(x), g, layout="NCHW4c", **kw), _nchw4c(plain))
+    np.testing.assert_array_equal(
+        compute("image.grid_sample", _nchw4h(x), g, layout="NCHW4h", **kw), _nchw4h(plain))
+    with traps("shape_mismatch", "EXEC-image-grid_sample-1"):
+        compute("image.grid_sample", _nchw4h(x), g[:, :, :3], layout="NCHW4h", **kw)
+
+
+@pytest.mark.parametrize("params,layout", [
+    ('x: R.Tensor(("n", 2, 3, 4, 4), "float32"), g: R.Tensor(("n", 2, "h", 3), "float32")',
+     "NCHW4c"),
+    ('x: R.Tensor((1, 3, "w", 2), "float32"), g: R.Tensor((1, 2, 2, 3), "float32")', "NHWC"),
+    ('x: R.Tensor((1, 2, 3, "w", 2), "float32"), g: R.Tensor((1, 2, 3, "v"), "float32")',
+     "NCHW2w"),
+])
+def test_grid_sample_layouts_lower(params, layout):
+    out = check_lowered(module(params, f'y = R.image.grid_sample(x, g, layout="{layout}", '
+                                       'padding_mode="border")'), "relax.image.grid_sample")
+    TvmBridge().tvm.script.from_source(out.script())
