@@ -1,16 +1,17 @@
 """Conformance cases of the `ops` area for resize2d / resize3d in split layouts
 (spec/ops/image.md SI-image-resize-2, -3, EXEC-image-resize-1; TVM's NCHW16c and
-NCHW2n4c, and a split spatial axis). Expected outputs: the unsplit case's reference
+NCHW2n4c, and a split spatial axis), and grid_sample in the 2-d layouts TVM deduces
+(SI-image-grid_sample-1, -3: NHWC, NCHW4c). Expected outputs: the unsplit case's reference
 formulas (gen_ops_extra_nn) on the data unsplit by a reshape written here, the result
 split back the same way. Run lowered with
-``relax-ref conformance --passes LegalizeOps -k resize_split``."""
+``relax-ref conformance --passes LegalizeOps -k _split_`` (and ``-k grid_sample_layout``)."""
 from __future__ import annotations
 
 import numpy as np
 
 from generate import Case, ok, shape, trap
 from gen_ops import AREA, T_, ann, fdata, module
-from gen_ops_extra_nn import _nearest_floor_ref, _resize_linear_ref
+from gen_ops_extra_nn import _bilinear_sample_ref, _nearest_floor_ref, _resize_linear_ref
 
 F32 = np.float32
 
@@ -134,4 +135,27 @@ def cases() -> list[Case]:
     _invalid(out, "resize2d_split_inner_extent", [("x", ann((1, 1, 2, 2, 8)))],
              'y = R.image.resize2d(x, R.shape([3, 2]), layout="NCHW16c")', "SI-nn-layout-2",
              "NCHW16c data whose inner channel axis is 8")
+    _grid_sample_cases(out)
     return out
+
+
+def _grid_sample_cases(out) -> None:
+    rng = np.random.default_rng(3607)
+    x = fdata((1, 8, 3, 4), 3608)
+    g = np.round(rng.uniform(-1.1, 1.1, (1, 2, 2, 3)) * 64).astype(F32) / F32(64)
+    ref = _bilinear_sample_ref(x, g, True).astype(F32)
+    _case(out, "grid_sample_layout_nhwc_bilinear",
+          [("x", ann((1, 3, 4, 8))), ("g", ann((1, 2, 2, 3)))],
+          'y = R.image.grid_sample(x, g, layout="NHWC", align_corners=True)',
+          [ok([T_(np.ascontiguousarray(x.transpose(0, 2, 3, 1))), T_(g)],
+              [T_(np.ascontiguousarray(ref.transpose(0, 2, 3, 1)))], rtol=1e-5, atol=1e-5)],
+          ["SI-image-grid_sample-1", "SI-image-grid_sample-3", "EXEC-image-grid_sample-1"],
+          "bilinear grid_sample (aligned corners, zero padding) of NHWC data: the result "
+          "is NHWC too, the grid stays (N, 2, Ho, Wo)")
+    _case(out, "grid_sample_split_nchw4c_bilinear",
+          [("x", ann(("n", 2, 3, 4, 4))), ("g", ann(("n", 2, 2, 3)))],
+          'y = R.image.grid_sample(x, g, layout="NCHW4c", align_corners=True)',
+          [ok([T_(_split_c(x, 4)), T_(g)], [T_(_split_c(ref, 4))], rtol=1e-5, atol=1e-5)],
+          ["SI-image-grid_sample-1", "SI-image-grid_sample-3", "EXEC-image-grid_sample-1"],
+          "bilinear grid_sample of NCHW4c data with a symbolic batch: channel c0 * 4 + ci",
+          sym=("n",))
