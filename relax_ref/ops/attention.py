@@ -287,8 +287,8 @@ def _legalize_attention(ctx):
     the exponentials (zero where masked), their sum, the weights ``e / sum`` and the sum
     of weights times values, written as ``(B, Sq, H, Dv)``. The op's shape checks (batch
     sizes, lengths, head dimension, head counts dividing ``H``), where not proved, are
-    the PrimFunc's guards (TE-leg-7); the bias's broadcast must be decided at compile
-    time (TE-leg-3). Computed in ``attention_dtype`` (float32 for 16-bit floats), then a
+    the PrimFunc's guards (TE-leg-7), and so is a bias broadcast compile time cannot
+    decide (TE-leg-3). Computed in ``attention_dtype`` (float32 for 16-bit floats), then a
     cast stage."""
     q, k, v = ctx.tensor(0, "query"), ctx.tensor(1, "key"), ctx.tensor(2, "value")
     bias = ctx.tensor(3, "bias") if len(ctx.args) > 3 else None
