@@ -297,7 +297,7 @@ def _resize(attrs, data, size, *, nsp: int):
     if data.ndim != layout.ndim or len(outs) != nsp:
         raise OpRuntimeError("shape_mismatch", f"resize{nsp}d needs {layout.ndim}-d data and "
                              f"{nsp} sizes, found {data.ndim}-d and {len(outs)}", rule=rule)
-    x = _canonical_data(data, layout, rule)
+    x = canonical_data(data, layout, rule)
     for c, n in zip(canonical[2:], outs):
         f = layout.factor(c)
         if f is not None and n % f:
@@ -352,7 +352,7 @@ def _resize(attrs, data, size, *, nsp: int):
     return conv_result_in_layout(result, canonical, text, rule)
 
 
-def _canonical_data(data: np.ndarray, layout: Layout, rule: str) -> np.ndarray:
+def canonical_data(data: np.ndarray, layout: Layout, rule: str) -> np.ndarray:
     """The data in the canonical layout; each inner axis of a split has its factor's
     extent (``shape_mismatch``, SI-nn-layout-2)."""
     for c, f in layout.axes:
@@ -379,9 +379,9 @@ def _legalize_resize(ctx, nsp: int):
     layout = Layout.parse(ctx.attr("layout"), canonical)
     out_shape = ctx.result_shape()
     sp = canonical[2:]
-    _guard_split_extents(ctx, x.shape, layout)
-    in_size = {c: _canonical_extent(x.shape, layout, c) for c in sp}
-    out_size = {c: _canonical_out_extent(ctx, out_shape, layout, c, a)
+    guard_split_extents(ctx, x.shape, layout)
+    in_size = {c: canonical_extent(x.shape, layout, c) for c in sp}
+    out_size = {c: canonical_out_extent(ctx, out_shape, layout, c, a)
                 for a, c in enumerate(sp)}
     method, mode = ctx.attr("method"), ctx.attr("coordinate_transformation_mode")
     roi = [r.value for r in ctx.attr("roi")]
@@ -392,7 +392,7 @@ def _legalize_resize(ctx, nsp: int):
 
     def formula(*idx):
         # canonical index of each spatial letter
-        pos = {c: _canonical_index(idx, layout, c) for c in sp}
+        pos = {c: canonical_index(idx, layout, c) for c in sp}
         axes = []
         for a, c in enumerate(sp):
             coord = source_coord(_TeOps, pos[c], in_size[c], out_size[c], mode, roi[a],
@@ -412,7 +412,7 @@ def _legalize_resize(ctx, nsp: int):
                 here = dict(chosen)
                 here[sp[a]] = clamp(ind[k], sp[a])
                 if a == nsp - 1:
-                    parts.append(te.cast(FLOAT32, x[_source_index(idx, here, layout)]))
+                    parts.append(te.cast(FLOAT32, x[source_index(idx, here, layout)]))
                 else:
                     parts.append(combine(a + 1, here))
             if w is None:
@@ -437,14 +437,14 @@ def _legalize_resize(ctx, nsp: int):
     return ctx.call_te(out, f"resize{nsp}d")
 
 
-def _canonical_extent(shape, layout: Layout, c: str) -> P.PrimExpr:
+def canonical_extent(shape, layout: Layout, c: str) -> P.PrimExpr:
     """The canonical extent of letter ``c``: its axis, times the factor when split (the
-    inner axis' extent is the factor: ``_guard_split_extents``)."""
+    inner axis' extent is the factor: ``guard_split_extents``)."""
     outer, f = shape[layout.position(c)], layout.factor(c)
     return outer if f is None else P.Mul(outer, P.IntImm(f, outer.dtype), outer.dtype)
 
 
-def _canonical_out_extent(ctx, out_shape, layout: Layout, c: str, a: int) -> P.PrimExpr:
+def canonical_out_extent(ctx, out_shape, layout: Layout, c: str, a: int) -> P.PrimExpr:
     """The output length of spatial letter ``c``: ``size[a]``. Split, the result holds
     ``size[a] // f`` rows of ``f``, so ``size[a]`` must divide by ``f`` (the PrimFunc's
     ``shape_mismatch`` guard where not proved; EXEC-image-resize-1)."""
@@ -463,7 +463,7 @@ def _canonical_out_extent(ctx, out_shape, layout: Layout, c: str, a: int) -> P.P
     return n
 
 
-def _guard_split_extents(ctx, shape, layout: Layout) -> None:
+def guard_split_extents(ctx, shape, layout: Layout) -> None:
     """SI-nn-layout-2 at run time: each inner axis of the data has its factor's extent
     (the PrimFunc's ``shape_mismatch`` guard where not proved)."""
     from .nn_lowering import proved
@@ -477,7 +477,7 @@ def _guard_split_extents(ctx, shape, layout: Layout) -> None:
                         f"axis {f}{c.lower()} of layout {layout.text} must have extent {f}")
 
 
-def _canonical_index(idx, layout: Layout, c: str) -> P.PrimExpr:
+def canonical_index(idx, layout: Layout, c: str) -> P.PrimExpr:
     """The canonical index of letter ``c`` at output index ``idx`` (in ``layout``)."""
     outer, f = idx[layout.position(c)], layout.factor(c)
     if f is None:
@@ -486,7 +486,7 @@ def _canonical_index(idx, layout: Layout, c: str) -> P.PrimExpr:
                  idx[layout.position(c, inner=True)], outer.dtype)
 
 
-def _source_index(idx, taps: dict, layout: Layout) -> tuple:
+def source_index(idx, taps: dict, layout: Layout) -> tuple:
     """The data index of a tap: the output's index on N and C (split or not), each
     spatial letter's clamped canonical index in ``taps`` placed in ``layout``."""
     src = list(idx)

@@ -20,7 +20,8 @@ from .common import (
     shape_operand, tensor_arg, trunc_div,
 )
 from .image import (
-    split_dims, _canonical_data, _canonical_extent, _canonical_index, _guard_split_extents, _source_index,
+    canonical_data, canonical_extent, canonical_index, guard_split_extents, source_index,
+    split_dims,
 )
 from .layouts import Layout
 from .nn import canonical_dims, conv_layout, conv_result_in_layout, runtime_layout
@@ -338,7 +339,7 @@ def _grid_sample(attrs, data, grid):
     if data.ndim != layout.ndim or grid.ndim != nsp + 2:
         raise OpRuntimeError("shape_mismatch", f"grid_sample of data {data.shape} with grid "
                              f"{grid.shape} (layout {text})", rule=rule)
-    data = _canonical_data(data, layout, rule)
+    data = canonical_data(data, layout, rule)
     if grid.shape[0] != data.shape[0] or grid.shape[1] != nsp:
         raise OpRuntimeError("shape_mismatch", f"grid_sample of data {data.shape} "
                              f"(canonical) with grid {grid.shape}", rule=rule)
@@ -394,19 +395,19 @@ def _legalize_grid_sample(ctx):
     layout = Layout.parse(ctx.attr("layout"), canonical)
     nsp = len(canonical) - 2
     sp = canonical[2:]
-    _guard_split_extents(ctx, data.shape, layout)
-    batch = _canonical_extent(data.shape, layout, "N")
+    guard_split_extents(ctx, data.shape, layout)
+    batch = canonical_extent(data.shape, layout, "N")
     guard_eq(ctx, grid.shape[0], batch, "the grid's batch and the data's")
     guard_eq(ctx, grid.shape[1], nsp, "the grid's coordinate count and the spatial rank")
     for c, n in zip(sp, grid.shape[2:]):
         if layout.factor(c) is not None:
             guard_divides(ctx, n, layout.factor(c), f"the output's {c} extent")
     ops = _TeOps(grid.dtype)
-    sizes = [_canonical_extent(data.shape, layout, c) for c in sp]
+    sizes = [canonical_extent(data.shape, layout, c) for c in sp]
 
     def formula(*idx):
-        n = _canonical_index(idx, layout, "N")
-        o = [_canonical_index(idx, layout, c) for c in sp]
+        n = canonical_index(idx, layout, "N")
+        o = [canonical_index(idx, layout, c) for c in sp]
         gvals = [grid[(n, i64(nsp - 1 - a), *o)] for a in range(nsp)]
 
         def pixel(taps):
@@ -415,7 +416,7 @@ def _legalize_grid_sample(ctx):
             for i, size in zip(wide, sizes):
                 conds += [P.GE(i, i64(0), BOOL), P.LT(i, size, BOOL)]
             return te.if_then_else(te.all_of(*conds),
-                                   data[_source_index(idx, dict(zip(sp, wide)), layout)],
+                                   data[source_index(idx, dict(zip(sp, wide)), layout)],
                                    te.const(0, data.dtype))
         return sample(ops, ctx.attr("method"), ctx.attr("padding_mode"),
                       ctx.attr("align_corners"), gvals, sizes, pixel)
