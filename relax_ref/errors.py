@@ -87,6 +87,16 @@ GUARD_KINDS = frozenset({"shape_mismatch", "invalid_value", "index_out_of_bounds
                          "division_by_zero"})
 
 
+def assert_check_kind(message: str) -> tuple[str, str]:
+    """The check kind and rule of a failed TIR assert with ``message``: the op check's
+    kind it begins with (``"shape_mismatch: ..."``, EXEC-tir-assert-2), else
+    ``tir_assert`` (EXEC-tir-assert-1). The interpreter and the device host agree."""
+    kind, _, _ = message.partition(": ")
+    if kind in GUARD_KINDS:
+        return kind, "EXEC-tir-assert-2"
+    return "tir_assert", "EXEC-tir-assert-1"
+
+
 def same_check(expected: str, found: str, found_rule: str | None) -> bool:
     """Whether a trap of kind ``found`` (by rule ``found_rule``), after a pass, is the
     check ``expected`` before it (CONF-pass-2, PASS-verify-5): the same kind, or an op's

@@ -12,7 +12,7 @@ from relax_ref.ir.numpy_dtype import numpy_dtype
 from relax_ref.solver.evaluate import evaluate_int
 from relax_ref.values import PrimScalar
 
-from .lower import DeviceProgram, host_environment
+from .lower import DeviceProgram, check_guards, host_environment
 
 __all__ = ["HostError", "NoDeviceError", "Compiled", "check_arguments", "device_buffers",
            "copy_back"]
@@ -65,6 +65,7 @@ def check_arguments(prog: DeviceProgram, args: list) -> dict:
         if a.dtype != numpy_dtype(b.dtype) or a.shape != shape:
             raise HostError(f"{prog.name}: argument {k} ({b.name}) is {a.dtype}{list(a.shape)}, "
                             f"expected {b.dtype}{list(shape)}", "BE-host-2")
+    check_guards(prog, env)
     return env
 
 

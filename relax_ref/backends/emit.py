@@ -80,8 +80,9 @@ def launch_table(programs, target: str) -> dict:
                     "arguments": [handle_names.get(id(p), p.name) for p in k.func.params],
                     "grid": [print_prim_expr(k.grid)], "block": [print_prim_expr(k.block)]}
                    for k in prog.kernels]
+        checks = [{"condition": print_prim_expr(c), "message": m} for c, m in prog.checks]
         out.append({"prim_func": prog.name, "params": params, "allocations": allocs,
-                    "kernels": kernels})
+                    "checks": checks, "kernels": kernels})
     return {"target": target, "functions": out}
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from relax_ref.errors import RelaxError
+from relax_ref.errors import RelaxError, RuntimeCheckError, assert_check_kind
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir.prim_expr import is_one_literal as _is_one, is_true_literal as _is_true
 from relax_ref.ir import tir
@@ -38,7 +38,7 @@ from relax_ref.solver.simplify import canonical_equal, simplify
 
 __all__ = ["LowerError", "Kernel", "DeviceProgram", "lower_blocks", "flatten_buffers",
            "lower_intrinsics", "split_host_device", "lower_for_device",
-           "run_device_program", "map_tir"]
+           "run_device_program", "check_guards", "map_tir"]
 
 HANDLE = parse_dtype("handle")
 
@@ -347,6 +347,9 @@ class DeviceProgram:
     func: tir.PrimFunc
     allocations: tuple[tuple[P.Var, object, P.PrimExpr], ...]
     kernels: tuple[Kernel, ...]
+    #: The PrimFunc's guards (TE-leg-7): (condition, message) the host checks, in order,
+    #: before it launches anything (BE-lower-4).
+    checks: tuple[tuple[P.PrimExpr, str], ...] = ()
 
 
 def split_host_device(func: tir.PrimFunc, name: str) -> DeviceProgram:
@@ -365,7 +368,15 @@ def split_host_device(func: tir.PrimFunc, name: str) -> DeviceProgram:
     for _, b in func.buffer_map:
         host_vars |= {id(v) for d in b.shape for v in P.free_vars(d)}
     kernels = []
+    checks = []
     for k, nest in enumerate(nests):
+        if isinstance(nest, tir.AssertStmt) and nest.body is None and not kernels:
+            unknown = [v.name for v in P.free_vars(nest.condition) if id(v) not in host_vars]
+            if unknown:
+                raise LowerError(f"{name}: a guard reads {', '.join(unknown)}, which the "
+                                 f"host does not define", nest.span, rule="BE-lower-4")
+            checks.append((nest.condition, nest.message))
+            continue
         block = _thread_extent(nest) if (isinstance(nest, tir.For)
                                          and nest.thread_tag == "blockIdx.x") else None
         if block is None:
@@ -378,11 +389,12 @@ def split_host_device(func: tir.PrimFunc, name: str) -> DeviceProgram:
         if unknown:
             raise LowerError(f"{name}: kernel {k} reads {', '.join(unknown)}, which the "
                              f"host does not define", nest.span, rule="BE-lower-4")
-        kname = f"{name}_kernel" if len(nests) == 1 else f"{name}_kernel_{k}"
+        kname = f"{name}_kernel" if len(nests) == len(checks) + 1 else \
+            f"{name}_kernel_{k - len(checks)}"
         kfunc = tir.PrimFunc(tuple(handles) + tuple(scalars), (), nest,
                              attrs=func.attrs, s_tir=False)
         kernels.append(Kernel(kname, kfunc, nest.extent, block))
-    return DeviceProgram(name, func, tuple(allocations), tuple(kernels))
+    return DeviceProgram(name, func, tuple(allocations), tuple(kernels), tuple(checks))
 
 
 def _thread_extent(nest: tir.For) -> P.PrimExpr | None:
@@ -452,6 +464,7 @@ def run_device_program(prog: DeviceProgram, args: list) -> None:
     """Run the split form in the interpreter: bind the symbolic variables from the
     arguments, allocate the intermediates (poisoned), run each kernel on flat views."""
     env = host_environment(prog.func, args)
+    check_guards(prog, env)
     storage = {}
     for p, arg in zip(prog.func.params, args):
         if isinstance(arg, np.ndarray):
@@ -467,6 +480,15 @@ def run_device_program(prog: DeviceProgram, args: list) -> None:
         for p in k.func.params:
             kargs.append(storage[id(p)] if p.dtype.is_handle else env[p])
         run_prim_func(k.func, kargs)
+
+
+def check_guards(prog: DeviceProgram, env: dict) -> None:
+    """BE-lower-4: the PrimFunc's guards, on the host, before any launch; a false one
+    traps as the interpreter's assert does (EXEC-tir-assert-2)."""
+    for cond, message in prog.checks:
+        if not evaluate_int(cond, env):
+            kind, rule = assert_check_kind(message)
+            raise RuntimeCheckError(f"{prog.name}: {message}", check=kind, rule=rule)
 
 
 def host_environment(func: tir.PrimFunc, args: list) -> dict[P.Var, int]:

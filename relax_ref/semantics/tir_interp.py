@@ -35,7 +35,7 @@ from relax_ref.ir import tir
 from relax_ref.ir.dtype import DataType, DTypeError
 from relax_ref.ir.numpy_dtype import dtype_of_numpy
 from relax_ref.ir.uses import stored_storage, tir_nodes
-from relax_ref.errors import GUARD_KINDS, RelaxError, ResourceError
+from relax_ref.errors import RelaxError, ResourceError, assert_check_kind
 from relax_ref.numerics import wrap_int
 from relax_ref.semantics.memory import poison_array
 from relax_ref.values import PrimScalar
@@ -358,10 +358,7 @@ class _Machine(VectorPath):
         traps as that kind (EXEC-tir-assert-2: LegalizeOps' guards, TE-leg-7)."""
         if not self._condition(s.condition):
             message = s.message or "assertion failed"
-            kind, _, _ = message.partition(": ")
-            if kind in GUARD_KINDS:
-                raise _error(message, s, kind, "EXEC-tir-assert-2")
-            raise _error(message, s, "tir_assert", "EXEC-tir-assert-1")
+            raise _error(message, s, *assert_check_kind(message))
         if s.body is not None:
             self.exec(s.body)
 

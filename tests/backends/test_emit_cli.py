@@ -114,3 +114,21 @@ class Module:
     assert main(["emit", str(path), "--target", "opencl"]) == 1
     err = capsys.readouterr().err
     assert "BE-sched-1" in err and "serial.py" in err
+
+
+def test_the_launch_table_lists_the_hosts_checks(tmp_path):
+    """BE-cli-1, BE-lower-4: a guarded PrimFunc (TE-leg-7) emits; its guard is in the
+    launch table, for the host to check before the launches."""
+    path = tmp_path / "reshape.py"
+    path.write_text('''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n",), "float32")):
+        y = R.reshape(x, R.shape([2, 2]))
+        return y
+''')
+    assert main(["emit", str(path), "--target", "opencl", "-o", str(tmp_path)]) == 0
+    (func,) = json.loads((tmp_path / "reshape.launch.json").read_text())["functions"]
+    ((check),) = func["checks"]
+    assert check["condition"] == "n == 4" and check["message"].startswith("shape_mismatch:")

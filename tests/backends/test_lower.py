@@ -128,3 +128,30 @@ def test_every_conformance_kernel():
             except (AssertionError, RelaxError) as err:
                 failed.append(f"{case}/{name}: {str(err).splitlines()[0]}")
     assert not failed, "\n".join(failed)
+
+
+GUARDED = """
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("m",), "float32"), y: R.Tensor(("n",), "float32")):
+        z = R.broadcast_to(x, R.shape([n]))
+        return z
+"""
+
+
+def test_a_guard_is_the_hosts_check_before_any_launch():
+    """BE-lower-4: LegalizeOps' guard (TE-leg-7) stays out of the kernels; the host
+    checks it before it launches anything and traps with the op's kind, as the
+    interpreter does (EXEC-tir-assert-2)."""
+    (func,) = legalized(GUARDED).values()
+    prog = check_steps(func, {"m": 1, "n": 6}, threads=8, blocks=4)
+    ((cond, message),) = prog.checks
+    assert message.startswith("shape_mismatch: relax.broadcast_to:")
+    assert not any(isinstance(s, tir.AssertStmt) for k in prog.kernels
+                   for s in tir_nodes(k.func.body))
+    check_steps(func, {"m": 6, "n": 6}, threads=8, blocks=4)
+    args = [np.ones(3, "float32"), np.zeros(6, "float32")]
+    with pytest.raises(relax_ref.RuntimeCheckError) as err:
+        L.run_device_program(prog, args)
+    assert err.value.check == "shape_mismatch" and err.value.rule == "EXEC-tir-assert-2"
