@@ -370,7 +370,9 @@ def split_host_device(func: tir.PrimFunc, name: str) -> DeviceProgram:
     kernels = []
     checks = []
     for k, nest in enumerate(nests):
-        if isinstance(nest, tir.AssertStmt) and nest.body is None and not kernels:
+        if isinstance(nest, tir.AssertStmt) and nest.body is None:
+            # Hoisted before every launch: a guard reads only the host's scalars, and a
+            # fused PrimFunc may carry one after another stage (FuseTIR keeps order).
             unknown = [v.name for v in P.free_vars(nest.condition) if id(v) not in host_vars]
             if unknown:
                 raise LowerError(f"{name}: a guard reads {', '.join(unknown)}, which the "
@@ -389,8 +391,8 @@ def split_host_device(func: tir.PrimFunc, name: str) -> DeviceProgram:
         if unknown:
             raise LowerError(f"{name}: kernel {k} reads {', '.join(unknown)}, which the "
                              f"host does not define", nest.span, rule="BE-lower-4")
-        kname = f"{name}_kernel" if len(nests) == len(checks) + 1 else \
-            f"{name}_kernel_{k - len(checks)}"
+        count = sum(1 for x in nests if not isinstance(x, tir.AssertStmt))
+        kname = f"{name}_kernel" if count == 1 else f"{name}_kernel_{len(kernels)}"
         kfunc = tir.PrimFunc(tuple(handles) + tuple(scalars), (), nest,
                              attrs=func.attrs, s_tir=False)
         kernels.append(Kernel(kname, kfunc, nest.extent, block))
