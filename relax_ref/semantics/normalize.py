@@ -185,6 +185,10 @@ class _Emitter:
         self.bindings.append(b)
 
 
+# Python's record of the warnings shown once per place (``warnings.warn_explicit``).
+_WARNED: dict = {}
+
+
 class Normalizer:
     def __init__(self, mod: rx.IRModule):
         self.mod = mod
@@ -257,11 +261,15 @@ class Normalizer:
         elif base_check(ret, body.struct_info, analyzer) is Check.FAIL:
             # SI-ann-4: allowed, as in TVM; every return of the body fails its check
             # (EXEC-call-4), so say so now.
-            warnings.warn(RelaxWarning(
+            span = ret.span or func.span
+            # Issued at the program's own file and line, so Python shows (and counts
+            # once) the place in the user's text, not a line of ours.
+            warnings.warn_explicit(RelaxWarning(
                 f"the function's return annotation {print_sinfo(ret)} contradicts the "
                 f"deduced {print_sinfo(body.struct_info)}: a call of it fails its return "
-                f"check at run time", ret.span or func.span, rule="SI-ann-4"),
-                stacklevel=2)
+                f"check at run time", span, rule="SI-ann-4"), RelaxWarning,
+                span.source if span is not None and span.source else "<relax>",
+                span.line if span is not None else 0, registry=_WARNED)
         sinfo = si.FuncStructInfo(param_sinfo, ret, func.is_pure)
         return rx.Function(func.params, body, func.ret_struct_info, func.is_pure, func.attrs,
                            func.is_private, sinfo, span=func.span)
