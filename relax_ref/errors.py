@@ -23,14 +23,18 @@ class RelaxError(Exception):
         self.source_text = source_text
 
     def __str__(self) -> str:
-        where = f"{self.span}: " if self.span is not None else ""
-        rule = f" [{self.rule}]" if self.rule else ""
-        return f"{where}{self.kind}: {self.message}{rule}"
+        return _headline(self.kind, self.message, self.span, self.rule)
 
     def render(self) -> str:
         """The message as ``FILE:LINE:COL: error: ...`` followed by the source line and a
         caret under the column, when the source text is known."""
         return _with_source_line(str(self), self.span, self.source_text)
+
+
+def _headline(kind: str, message: str, span: Span | None, rule: str | None) -> str:
+    """``FILE:LINE:COL: kind: message [RULE]``, the parts that are known."""
+    where = f"{span}: " if span is not None else ""
+    return f"{where}{kind}: {message}" + (f" [{rule}]" if rule else "")
 
 
 def _with_source_line(text: str, span: Span | None, source_text: str | None) -> str:
@@ -50,7 +54,7 @@ def _with_source_line(text: str, span: Span | None, source_text: str | None) -> 
 class RelaxWarning(UserWarning):
     """A program that is allowed but will fail at run time where it gets there (a return
     annotation no value of the body can satisfy, SI-ann-4). Issued with
-    ``warnings.warn``; located and rendered like an error."""
+    ``warnings.warn_explicit`` at its place; located and rendered like an error."""
 
     def __init__(self, message: str, span: Span | None = None, *, rule: str | None = None):
         super().__init__(message)
@@ -59,9 +63,7 @@ class RelaxWarning(UserWarning):
         self.rule = rule
 
     def __str__(self) -> str:
-        where = f"{self.span}: " if self.span is not None else ""
-        rule = f" [{self.rule}]" if self.rule else ""
-        return f"{where}warning: {self.message}{rule}"
+        return _headline("warning", self.message, self.span, self.rule)
 
     def render(self, source_text: str | None = None) -> str:
         return _with_source_line(str(self), self.span, source_text)
