@@ -66,6 +66,13 @@ KNOWN_LOWERED = {
                                             "instead of x[0]: out of bounds"),
     "topk_symbolic": (TVM_BUG, "TVM deduces k elements whatever the axis length (min(k, n) "
                                 "here), so its printed annotation is finer than ours"),
+    "resize2d_split_inner_extent_trap": (TVM_BUG, "the inner axis of NCHW16c is 8 wide at "
+                                                  "run time; TVM's kernel reads it as 16 and "
+                                                  "returns values"),
+    "resize3d_split_ncdhw2d_nearest": (TVM_BUG, "a split depth (NCDHW2d) is resized as a "
+                                                "channel split: the result is (1, 1, 8, 4, "
+                                                "2, 2), not its own deduction's (1, 1, 4, 4, "
+                                                "2, 2)"),
     "scatter_elements_narrow_after_axis": (TVM_BUG, "the kernel walks data with the "
                                                     "indices' flat positions after the axis"),
     "slice_scatter_step3_symbolic": (TVM_BUG, "reads src at clipped input positions, past "
