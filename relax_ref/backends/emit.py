@@ -81,8 +81,12 @@ def launch_table(programs, target: str) -> dict:
                     "grid": [print_prim_expr(k.grid)], "block": [print_prim_expr(k.block)]}
                    for k in prog.kernels]
         checks = [{"condition": print_prim_expr(c), "message": m} for c, m in prog.checks]
-        out.append({"prim_func": prog.name, "params": params, "allocations": allocs,
-                    "checks": checks, "kernels": kernels})
+        entry = {"prim_func": prog.name, "params": params, "allocations": allocs,
+                 "checks": checks, "kernels": kernels}
+        if prog.error_flag is not None:  # BE-lower-5: a zeroed int32[1], read after launches
+            entry["error_flag"] = {"name": prog.error_flag.name,
+                                   "messages": list(prog.device_checks)}
+        out.append(entry)
     return {"target": target, "functions": out}
 
 

@@ -30,7 +30,7 @@ from relax_ref.errors import RelaxError, RuntimeCheckError, assert_check_kind
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir.prim_expr import is_one_literal as _is_one, is_true_literal as _is_true
 from relax_ref.ir import tir
-from relax_ref.ir.dtype import parse_dtype
+from relax_ref.ir.dtype import BOOL, INT32, INT64, parse_dtype
 from relax_ref.semantics.memory import poison_array
 from relax_ref.semantics.tir_interp import run_prim_func
 from relax_ref.solver.evaluate import evaluate_int
@@ -38,7 +38,7 @@ from relax_ref.solver.simplify import canonical_equal, simplify
 
 __all__ = ["LowerError", "Kernel", "DeviceProgram", "lower_blocks", "flatten_buffers",
            "lower_intrinsics", "split_host_device", "lower_for_device",
-           "run_device_program", "check_guards", "map_tir"]
+           "run_device_program", "check_guards", "raise_device_check", "map_tir"]
 
 HANDLE = parse_dtype("handle")
 
@@ -350,6 +350,10 @@ class DeviceProgram:
     #: The PrimFunc's guards (TE-leg-7): (condition, message) the host checks, in order,
     #: before it launches anything (BE-lower-4).
     checks: tuple[tuple[P.PrimExpr, str], ...] = ()
+    #: BE-lower-5: the one-element int32 flag (zeroed by the host) where a kernel's
+    #: failed assert writes its number, and the messages by number minus one.
+    error_flag: P.Var | None = None
+    device_checks: tuple[str, ...] = ()
 
 
 def split_host_device(func: tir.PrimFunc, name: str) -> DeviceProgram:
@@ -369,6 +373,7 @@ def split_host_device(func: tir.PrimFunc, name: str) -> DeviceProgram:
         host_vars |= {id(v) for d in b.shape for v in P.free_vars(d)}
     kernels = []
     checks = []
+    flag = _ErrorFlag()
     for k, nest in enumerate(nests):
         if isinstance(nest, tir.AssertStmt) and nest.body is None:
             # Hoisted before every launch: a guard reads only the host's scalars, and a
@@ -386,6 +391,7 @@ def split_host_device(func: tir.PrimFunc, name: str) -> DeviceProgram:
                              f"(blockIdx.x around threadIdx.x loops of one extent); "
                              f"schedule it first", getattr(nest, "span", None),
                              rule="BE-lower-4")
+        nest = flag.rewrite(nest)
         handles, scalars = _kernel_params(nest)
         unknown = [v.name for v in scalars if id(v) not in host_vars]
         if unknown:
@@ -396,7 +402,51 @@ def split_host_device(func: tir.PrimFunc, name: str) -> DeviceProgram:
         kfunc = tir.PrimFunc(tuple(handles) + tuple(scalars), (), nest,
                              attrs=func.attrs, s_tir=False)
         kernels.append(Kernel(kname, kfunc, nest.extent, block))
-    return DeviceProgram(name, func, tuple(allocations), tuple(kernels), tuple(checks))
+    return DeviceProgram(name, func, tuple(allocations), tuple(kernels), tuple(checks),
+                         flag.buffer.data if flag.messages else None, tuple(flag.messages))
+
+
+class _ErrorFlag:
+    """BE-lower-5: a kernel's asserts (a scatter's index in range, ...) as stores of
+    their number into a flag the host reads: ``assert c; rest`` becomes ``if c: rest
+    else: flag[0] = n``, so a thread stops where the interpreter would trap."""
+
+    def __init__(self) -> None:
+        data = P.Var("relax_ref_error", HANDLE)
+        self.buffer = tir.Buffer("relax_ref_error", (P.IntImm(1, INT64),), INT32, data)
+        self.messages: list[str] = []
+
+    def rewrite(self, s: tir.Stmt) -> tir.Stmt:
+        s = map_tir(s, stmt_fn=_fold_asserts)
+        return map_tir(s, stmt_fn=self._stmt)
+
+    def _raise(self, a: tir.AssertStmt) -> tir.Stmt:
+        self.messages.append(a.message or "assertion failed")
+        return tir.BufferStore(self.buffer, P.IntImm(len(self.messages), INT32),
+                               (P.IntImm(0, INT64),))
+
+    def _stmt(self, s: tir.Stmt) -> tir.Stmt:
+        if not isinstance(s, tir.AssertStmt):
+            return s
+        if s.body is None:
+            return tir.IfThenElse(P.Not(s.condition, BOOL), self._raise(s))
+        return tir.IfThenElse(s.condition, s.body, self._raise(s))
+
+
+def _fold_asserts(s: tir.Stmt) -> tir.Stmt:
+    """A sequence ``..., assert c, rest...`` as ``..., assert c (rest)``: the statements
+    after an assert run only when it holds."""
+    if not isinstance(s, tir.SeqStmt) or not any(
+            isinstance(x, tir.AssertStmt) and x.body is None for x in s.seq[:-1]):
+        return s
+    rest: tir.Stmt | None = None
+    for x in reversed(s.seq):
+        if isinstance(x, tir.AssertStmt) and x.body is None:
+            rest = tir.AssertStmt(x.condition, x.message, rest, error_kind=x.error_kind)
+        else:
+            rest = x if rest is None else _seq([x, rest])
+    return rest
+
 
 
 def _thread_extent(nest: tir.For) -> P.PrimExpr | None:
@@ -477,11 +527,24 @@ def run_device_program(prog: DeviceProgram, args: list) -> None:
             storage[id(buffer_data[id(p)])] = arg.reshape(-1)
     for var, dtype, extent in prog.allocations:
         storage[id(var)] = poison_array((int(evaluate_int(extent, env)),), dtype)
+    if prog.error_flag is not None:
+        storage[id(prog.error_flag)] = np.zeros(1, np.int32)
     for k in prog.kernels:
         kargs = []
         for p in k.func.params:
             kargs.append(storage[id(p)] if p.dtype.is_handle else env[p])
         run_prim_func(k.func, kargs)
+        if prog.error_flag is not None:
+            raise_device_check(prog, storage[id(prog.error_flag)][0])
+
+
+def raise_device_check(prog: DeviceProgram, flag: int) -> None:
+    """BE-lower-5: a nonzero flag after a launch is that kernel's failed assert, trapping
+    as the interpreter does (EXEC-tir-assert-2)."""
+    if flag:
+        message = prog.device_checks[int(flag) - 1]
+        kind, rule = assert_check_kind(message)
+        raise RuntimeCheckError(f"{prog.name}: {message}", check=kind, rule=rule)
 
 
 def check_guards(prog: DeviceProgram, env: dict) -> None:

@@ -20,6 +20,7 @@ from relax_ref.semantics.memory import poison_array
 from relax_ref.solver.evaluate import evaluate_int
 
 from .device_call import Compiled, NoDeviceError, check_arguments, copy_back, device_buffers
+from .lower import raise_device_check
 from .multiversion import pick
 
 __all__ = ["cuda_device", "run_cuda", "launch_plan", "LaunchPlan"]
@@ -91,6 +92,8 @@ class LaunchPlan:
     arrays: list
     intermediates: list
     kernels: list
+    #: BE-lower-5: the slot of the zeroed error flag (None without device asserts).
+    error_slot: int | None = None
 
 
 def launch_plan(compiled: Compiled, args: list) -> LaunchPlan:
@@ -110,6 +113,10 @@ def launch_plan(compiled: Compiled, args: list) -> LaunchPlan:
     for var, dtype, extent in prog.allocations:
         slot[id(var)] = len(distinct) + len(intermediates)
         intermediates.append(poison_array((int(evaluate_int(extent, env)),), dtype))
+    error_slot = None
+    if prog.error_flag is not None:  # BE-lower-5: zeroed, read after each launch
+        error_slot = slot[id(prog.error_flag)] = len(distinct) + len(intermediates)
+        intermediates.append(np.zeros(1, np.int32))
     kernels = []
     for k in prog.kernels:
         k = pick(k, compiled.variants, env)  # BE-mv-2
@@ -118,7 +125,7 @@ def launch_plan(compiled: Compiled, args: list) -> LaunchPlan:
                   for p in k.func.params]
         kernels.append((k.name, int(evaluate_int(k.grid, env)),
                         int(evaluate_int(k.block, env)), params))
-    return LaunchPlan(distinct, intermediates, kernels)
+    return LaunchPlan(distinct, intermediates, kernels, error_slot)
 
 
 def run_cuda(compiled: Compiled, args: list, times: dict | None = None) -> None:
@@ -153,6 +160,11 @@ def run_cuda(compiled: Compiled, args: list, times: dict | None = None) -> None:
                                       pointers.ctypes.data, 0))
             _check(drv.cuEventRecord(stop, 0))
             _check(drv.cuEventSynchronize(stop))
+            if plan.error_slot is not None and any(
+                    kind == "buffer" and v == plan.error_slot for kind, v in params):
+                flag = np.zeros(1, np.int32)
+                _check(drv.cuMemcpyDtoH(flag.ctypes.data, device[plan.error_slot], 4))
+                raise_device_check(compiled.program, flag[0])
             if times is not None:
                 ms = _check(drv.cuEventElapsedTime(start, stop))
                 times[kname] = times.get(kname, 0.0) + ms / 1000.0

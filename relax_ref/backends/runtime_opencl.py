@@ -22,7 +22,7 @@ from relax_ref.semantics.memory import poison_array
 from relax_ref.solver.evaluate import evaluate_int
 
 from .device_call import NoDeviceError, copy_back, device_buffers
-from .lower import DeviceProgram, host_environment
+from .lower import DeviceProgram, host_environment, raise_device_check
 from .multiversion import pick
 
 __all__ = ["POCL", "OCLGRIND", "DeviceCheckError", "available", "default_platform",
@@ -150,6 +150,8 @@ def run_opencl(prog: DeviceProgram, source: str, args: list, platform: str | Non
     for var, dtype, extent in prog.allocations:
         device[id(var)] = _upload(ctx, queue,
                                   poison_array((int(evaluate_int(extent, env)),), dtype))
+    if prog.error_flag is not None:  # BE-lower-5: zeroed, read after each launch
+        device[id(prog.error_flag)] = _upload(ctx, queue, np.zeros(1, np.int32))
     reports: list[str] = []
     watch = _stderr_into(reports) if platform == OCLGRIND else contextlib.nullcontext()
     try:
@@ -185,6 +187,11 @@ def _launch(prog: DeviceProgram, program, queue, device: dict, env: dict,
         kargs = [device[id(p)] if p.dtype.is_handle else
                  np.array(env[p], dtype=str(p.dtype))[()] for p in k.func.params]
         cl.Kernel(program, k.name)(queue, (grid * block,), (block,), *kargs)
+        if any(p is prog.error_flag for p in k.func.params):
+            flag = np.zeros(1, np.int32)
+            cl.enqueue_copy(queue, flag, device[id(prog.error_flag)])
+            queue.finish()
+            raise_device_check(prog, flag[0])
     queue.finish()
 
 

@@ -115,6 +115,8 @@ def random_args(func: tir.PrimFunc, rng, sizes: dict[str, int] | None = None,
             args.append(env[p])
             continue
         shape = tuple(int(evaluate_int(d, env)) for d in b.shape)
+        if any(d < 0 for d in shape):  # as a trap at these sizes: callers try others
+            raise AssertionError(f"{b.name} has shape {shape} at {sizes}")
         dt = str(b.dtype)
         if dt.startswith(("float", "bfloat")):
             values = rng.random(shape) if unit_floats else rng.standard_normal(shape)
@@ -180,3 +182,14 @@ def assert_same(ref: list, got: list, func: tir.PrimFunc, what: str) -> float:
         assert within, (f"{what}: argument {k} is {ulps:.1f} ULP from the interpreter "
                         f"(bound {ULP_BOUND})")
     return worst
+
+
+#: A scatter whose kernel asserts each index in range (BE-lower-5's device flag).
+SCATTER = """
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32"), i: R.Tensor((4,), "int64"), u: R.Tensor((4,), "float32")):
+        y = R.scatter_elements(x, i, u, reduction="update")
+        return y
+"""

@@ -17,7 +17,7 @@ from relax_ref.errors import RelaxError  # noqa: E402
 
 from .kernels import (  # noqa: E402
     SAMPLE, args_and_reference, assert_same, case_prim_funcs, conformance_cases, copy_args,
-    multiply_add,
+    SCATTER, legalized, multiply_add,
 )
 
 if default_platform() is None:
@@ -172,3 +172,25 @@ class Module:
         out = copy_args(args)
         run_opencl(prog, source, out, platform)
         assert_same(ref, out, func, f"double to half on {platform}")
+
+
+
+def test_a_kernels_assert_is_a_flag_the_host_reads():
+    """BE-lower-5: the scatter's in-range assert (data-dependent, so no host guard) is a
+    store into the error flag; in range the kernel scatters as the interpreter does, out
+    of range the call traps with the assert's kind, on the device and in the split form
+    alike, and no store leaves the buffer."""
+    (func,) = legalized(SCATTER).values()
+    prog = L.lower_for_device(default_gpu_schedule(func, 8, 4), "scatter")
+    assert prog.error_flag is not None and prog.device_checks
+    source = opencl_source([prog])
+    assert "relax_ref_error[0L] = 1;" in source
+    x, u = np.zeros(4, "float32"), np.arange(1, 5, dtype="float32")
+    good = [x.copy(), np.array([3, 2, 1, 0]), u, np.zeros(4, "float32")]
+    run_opencl(prog, source, good)
+    np.testing.assert_array_equal(good[3], [4, 3, 2, 1])
+    for run in (lambda a: run_opencl(prog, source, a), lambda a: L.run_device_program(prog, a)):
+        bad = [x.copy(), np.array([0, 7, 1, 2]), u, np.zeros(4, "float32")]
+        with pytest.raises(relax_ref.RuntimeCheckError) as err:
+            run(bad)
+        assert err.value.check == "index_out_of_bounds", err.value

@@ -45,3 +45,22 @@ def test_without_a_gpu_running_says_why():
     with pytest.raises(NoDeviceError, match="no CUDA device is available"):
         run_cuda(prepared(), [np.ones((5, 3), "float32"), np.ones(3, "float32"),
                               np.zeros((5, 3), "float32")])
+
+
+def test_launch_plan_zeroes_the_error_flag_for_a_kernels_asserts():
+    """BE-lower-5 on CUDA, up to the launch: the flag is an extra zeroed buffer that the
+    kernel with the scatter's assert takes (run_cuda reads it back after that kernel)."""
+    from relax_ref.backends.device_call import Compiled
+    from relax_ref.backends.gpu_schedule import default_gpu_schedule
+    from relax_ref.backends.lower import lower_for_device
+
+    from .kernels import SCATTER, legalized
+
+    (func,) = legalized(SCATTER).values()
+    prog = lower_for_device(default_gpu_schedule(func, 8, 4), "scatter")
+    args = [np.zeros(4, "float32"), np.array([3, 2, 1, 0]), np.ones(4, "float32"),
+            np.zeros(4, "float32")]
+    plan = launch_plan(Compiled("scatter", prog), args)
+    flag = plan.intermediates[plan.error_slot - len(plan.arrays)]
+    assert flag.dtype == np.int32 and flag.tolist() == [0]
+    assert any(("buffer", plan.error_slot) in params for *_, params in plan.kernels)
