@@ -17,7 +17,7 @@ from .common import (
     same_expr, tensor_arg,
 )
 from .nn import provably_indivisible
-from .nn_lowering import add, cast_stage, guard_eq, proved, zero_if_empty
+from .nn_lowering import add, cast_stage, proved, zero_if_empty
 from .registry import Attr, DeduceContext, OpDef, Operand, one_of, register, to_float, to_int
 
 FAMILY = "nn"  # spec/ops/nn.md
@@ -294,10 +294,10 @@ def _legalize_attention(ctx):
     bias = ctx.tensor(3, "bias") if len(ctx.args) > 3 else None
     b, sq, h, d = q.shape
     skv, hk, hv, dv = k.shape[1], k.shape[2], v.shape[2], v.shape[3]
-    guard_eq(ctx, k.shape[0], b, "the key's batch and the query's")
-    guard_eq(ctx, v.shape[0], b, "the value's batch and the query's")
-    guard_eq(ctx, k.shape[3], d, "the key's head dimension and the query's")
-    guard_eq(ctx, v.shape[1], skv, "the value's length and the key's")
+    ctx.require_equal(k.shape[0], b, "the key's batch and the query's")
+    ctx.require_equal(v.shape[0], b, "the value's batch and the query's")
+    ctx.require_equal(k.shape[3], d, "the key's head dimension and the query's")
+    ctx.require_equal(v.shape[1], skv, "the value's length and the key's")
     _guard_heads(ctx, h, hk, "key")
     if not same_expr(hv, hk):
         _guard_heads(ctx, h, hv, "value")

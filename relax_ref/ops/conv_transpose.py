@@ -33,7 +33,7 @@ from .nn import (
     to_layout,
 )
 from .nn_lowering import (
-    add, at, by_letter, cast_stage, conv_acc_dtype, guard_divides, guard_eq, mul, zero_if_empty,
+    add, at, by_letter, cast_stage, conv_acc_dtype, mul, zero_if_empty,
 )
 from .registry import Attr, DeduceContext, OpDef, Operand, register, to_dtype, to_int, to_str
 
@@ -173,8 +173,8 @@ def _legalize_conv_transpose(ctx, nsp: int):
     out_shape = ctx.result_shape()
     out_dtype = ctx.result_sinfo.dtype
     d, k = by_letter(dl, x.shape), by_letter(kl, w.shape)
-    guard_eq(ctx, d["C"], k["I"], "the data's channels and the kernel's input channels")
-    guard_divides(ctx, k["I"], groups, "the kernel's input channels, split into groups")
+    ctx.require_equal(d["C"], k["I"], "the data's channels and the kernel's input channels")
+    ctx.require_divides(k["I"], groups, "the kernel's input channels, split into groups")
     acc = conv_acc_dtype(out_dtype)
     per_group_in = k["I"] if groups == 1 else P.FloorDiv(k["I"], i64(groups), INT64)
     rc = te.reduce_axis(per_group_in, "rc")

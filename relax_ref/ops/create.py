@@ -393,7 +393,7 @@ def _check_deduced_length(ctx) -> None:
     where the deduced length is provably ``max(0, ceil((end - start) / step))`` with
     just the sizes (TE-leg-4) assumed non-negative, else the call stays (the op and its
     struct info then decide at run time)."""
-    from .manipulate_lowering import provable
+    from relax_ref.te.legalize import provable
 
     (length,) = ctx.result_shape()
     ops = [ctx.prim(i) for i in range(3)]

@@ -26,6 +26,7 @@ from relax_ref.ir.dtype import BOOL, HANDLE, INT64, DataType
 from relax_ref.ir.equal import structural_equal
 from relax_ref.ir.relax import Attrs
 from relax_ref.solver.expr_utils import substitute
+from relax_ref.te.legalize import guard_message, guard_stmt, provable
 from relax_ref.te.prim_func import CreatedFunc
 
 from .common import int_const
@@ -37,13 +38,6 @@ _TRUE = P.IntImm(1, BOOL)
 
 def _same(a: P.PrimExpr, b: P.PrimExpr) -> bool:
     return structural_equal(a, b, map_free_vars=False)
-
-
-def _proved(cond: P.PrimExpr) -> bool:
-    """``cond`` holds for all sizes (the variables here are tensor dimensions)."""
-    from relax_ref.solver.analyzer import Analyzer
-
-    return Analyzer().can_prove(cond)
 
 
 def _as_index(load: P.PrimExpr) -> P.PrimExpr:
@@ -114,7 +108,7 @@ def _read_broadcast(buf_load: Callable, shape: Sequence[P.PrimExpr],
         o, i = out_shape[lead + k], idx[lead + k]
         if int_const(d) == 1 and int_const(o) != 1:
             pos.append(_ZERO)
-        elif int_const(d) == 1 or _same(d, o) or _proved(P.EQ(d, o, BOOL)):
+        elif int_const(d) == 1 or _same(d, o) or provable(P.EQ(d, o, BOOL)):
             pos.append(i)
         else:
             pos.append(P.Select(P.EQ(d, _ONE, BOOL), _ZERO, i, INT64))
@@ -185,8 +179,6 @@ def _guard(ctx, facts: Sequence[P.PrimExpr], sizes: Sequence[P.PrimExpr], kind: 
            message: str) -> None:
     """The op's checks ``facts`` of one kind: those provable with ``sizes`` non-negative
     go, the rest are one guard of the PrimFunc ``call_te`` writes next (TE-leg-7)."""
-    from .manipulate_lowering import provable
-
     left = [f for f in facts if not provable(f, nonneg=sizes)]
     if left:
         ctx.require(te.all_of(*left), kind, message)
@@ -283,18 +275,10 @@ def store_combined(out: tir.Buffer, target: tuple, upd: P.PrimExpr, reduction: s
 
 def serial_guards(checks: Sequence[tuple[Sequence[P.PrimExpr], str, str]], op: str
                   ) -> list[tir.Stmt]:
-    """A serial PrimFunc's asserts of the op's checks (TE-leg-7, EXEC-tir-assert-2):
-    ``(facts, kind, message)`` on the function's own variables (sizes), each fact the
-    analyzer proves left out, in the op's order."""
-    from relax_ref.solver.analyzer import Analyzer
-
-    analyzer = Analyzer()
-    out: list[tir.Stmt] = []
-    for facts, kind, message in checks:
-        left = [f for f in facts if not analyzer.can_prove(f)]
-        if left:
-            out.append(tir.AssertStmt(te.all_of(*left), f"{kind}: {op}: {message}"))
-    return out
+    """``guard_stmt`` of each ``(facts, kind, message)`` that is not proved, in the op's
+    order (TE-leg-7)."""
+    found = (guard_stmt(facts, kind, op, message) for facts, kind, message in checks)
+    return [g for g in found if g is not None]
 
 
 def _in_range_assert(k: P.PrimExpr, n: P.PrimExpr, wrap: bool, op: str, what: str
@@ -306,7 +290,8 @@ def _in_range_assert(k: P.PrimExpr, n: P.PrimExpr, wrap: bool, op: str, what: st
           else P.Sub(_ZERO, n, INT64))
     cond = P.And(P.LE(lo, k, BOOL), P.LT(k, n, BOOL), BOOL)
     span = "[-n, n)" if wrap else "[0, n)"
-    return tir.AssertStmt(cond, f"index_out_of_bounds: {op}: {what} must lie in {span}")
+    return tir.AssertStmt(cond, guard_message("index_out_of_bounds", op,
+                                              f"{what} must lie in {span}"))
 
 
 def _then(checks: Sequence[tir.Stmt], stmt: tir.Stmt) -> tir.Stmt:

@@ -132,7 +132,7 @@ def legalize_take_backward(ctx):
     that output_grad has take's result shape, where not proved, is the PrimFunc's
     ``shape_mismatch`` assert before the updates (TE-leg-7)."""
     from .gather_scatter_lowering import call_serial, known_tensor, serial_nest, store_combined
-    from .pool_grad import serial_shape_guard
+    from relax_ref.te.legalize import guard_stmt
     from relax_ref.ir import tir
 
     g, x, ind = (known_tensor(ctx, i) for i in range(3))
@@ -146,8 +146,9 @@ def legalize_take_backward(ctx):
         g_buf, x_buf, i_buf = bufs
         # on the function's own variables (the buffers' shapes)
         want = tuple(x_buf.shape[:a]) + tuple(i_buf.shape) + tuple(x_buf.shape[a + 1:])
-        guard = serial_shape_guard(ctx, g_buf.shape, want,
-                                   "output_grad must have take's result shape")
+        guard = guard_stmt([P.EQ(a, b, BOOL) for a, b in zip(g_buf.shape, want)],
+                           "shape_mismatch", ctx.op_name,
+                           "output_grad must have take's result shape")
 
         def one(p):
             j = tir.BufferLoad(i_buf, tuple(p[a:a + k]), i_buf.dtype)
@@ -269,7 +270,6 @@ def legalize_nll_loss_backward(ctx):
     ``pred_grad = select(c == target, (0 - all_weights) * g', 0)``. EXEC-grad-nll-1's
     shape checks (targets, output_grad and weights fit the predictions as SI-grad-nll-2
     asks), where not proved, are the PrimFunc's guards (TE-leg-7)."""
-    from .nn_lowering import guard_eq
 
     g, pred, tgt = ctx.tensor(0), ctx.tensor(1), ctx.tensor(2)
     w = ctx.tensor(3) if len(ctx.args) > 3 else None
@@ -281,11 +281,11 @@ def legalize_nll_loss_backward(ctx):
     if tgt.ndim != len(tshape) or g.ndim != len(gshape) or (w is not None and w.ndim != 1):
         raise ctx.decline("an operand's ndim does not fit the predictions")
     for i, (p, q) in enumerate(zip(tgt.shape, tshape)):
-        guard_eq(ctx, p, q, f"the targets' dimension {i} and the predictions'")
+        ctx.require_equal(p, q, f"the targets' dimension {i} and the predictions'")
     for i, (p, q) in enumerate(zip(g.shape, gshape)):
-        guard_eq(ctx, p, q, f"output_grad's dimension {i} and the targets'")
+        ctx.require_equal(p, q, f"output_grad's dimension {i} and the targets'")
     if w is not None:
-        guard_eq(ctx, w.shape[0], n, "the weights' length and the class count")
+        ctx.require_equal(w.shape[0], n, "the weights' length and the class count")
     dt = pred.dtype
     zero = te.const(0.0, dt)
     ignore = P.IntImm(ctx.attr("ignore_index"), INT64)

@@ -389,7 +389,6 @@ def _legalize_grid_sample(ctx):
     canonical ``i`` of a split letter at ``(i // f, i % f)``, the grid at the canonical
     indices; the semantics' split checks are guards first (inner extents, then the
     batch and coordinate count, then split output lengths)."""
-    from .nn_lowering import guard_divides, guard_eq
     data, grid = ctx.tensor(0, "data"), ctx.tensor(1, "grid")
     canonical = _canonical(ctx.attr("layout"))
     layout = Layout.parse(ctx.attr("layout"), canonical)
@@ -397,11 +396,11 @@ def _legalize_grid_sample(ctx):
     sp = canonical[2:]
     guard_split_extents(ctx, data.shape, layout)
     batch = canonical_extent(data.shape, layout, "N")
-    guard_eq(ctx, grid.shape[0], batch, "the grid's batch and the data's")
-    guard_eq(ctx, grid.shape[1], nsp, "the grid's coordinate count and the spatial rank")
+    ctx.require_equal(grid.shape[0], batch, "the grid's batch and the data's")
+    ctx.require_equal(grid.shape[1], nsp, "the grid's coordinate count and the spatial rank")
     for c, n in zip(sp, grid.shape[2:]):
         if layout.factor(c) is not None:
-            guard_divides(ctx, n, layout.factor(c), f"the output's {c} extent")
+            ctx.require_divides(n, layout.factor(c), f"the output's {c} extent")
     ops = _TeOps(grid.dtype)
     sizes = [canonical_extent(data.shape, layout, c) for c in sp]
 
@@ -508,14 +507,14 @@ def _legalize_affine_grid(ctx):
     semantics). The op's checks, where not proved, are the PrimFunc's guards (TE-leg-7),
     in its order: the matrix is ``(N, k, k + 1)`` (``shape_mismatch``), then with
     ``align_corners`` every size is >= 2 (``invalid_value``)."""
-    from .nn_lowering import guard_eq, proved
+    from .nn_lowering import proved
     data = ctx.tensor(0, "data")
     out_shape = ctx.result_shape()
     sizes = out_shape[2:]
     k = len(sizes)
     align = ctx.attr("align_corners")
-    guard_eq(ctx, data.shape[1], k, "the matrices' rows and the spatial rank")
-    guard_eq(ctx, data.shape[2], k + 1, "the matrices' columns and the spatial rank plus 1")
+    ctx.require_equal(data.shape[1], k, "the matrices' rows and the spatial rank")
+    ctx.require_equal(data.shape[2], k + 1, "the matrices' columns and the spatial rank plus 1")
     for s in sizes if align else ():
         at_least_two = P.GE(s, i64(2), BOOL)
         if not proved(at_least_two):

@@ -429,7 +429,7 @@ def _require_unless_empty(ctx, out_shape, conds: list[P.PrimExpr], kind: str,
     """The op's checks ``conds``, which it makes only for a result with elements (an
     empty one reads nothing): those provable from the sizes (TE-leg-4) go, the rest are
     the guard ``count(out_shape) == 0 or (c1 and c2 ...)`` (TE-leg-7)."""
-    from .manipulate_lowering import provable
+    from relax_ref.te.legalize import provable
 
     left = []
     for c in conds:
@@ -469,7 +469,7 @@ def legalize_strided_slice(ctx):
     an empty result), so every read is in bounds; bounds may then be any values. Without
     it, bounds may use only variables that are sizes (TE-leg-manip-8: deduction's
     canonical begin assumes its variables non-negative)."""
-    from .manipulate_lowering import provable
+    from relax_ref.te.legalize import provable
 
     x = ctx.tensor(0)
     out_shape = ctx.result_shape()

@@ -17,7 +17,7 @@ from relax_ref.ir.dtype import BOOL, INT64
 from .common import (
     OpRuntimeError, common_dtype, common_vdevice, expr_text, provably_ne, quiet, tensor_arg,
 )
-from .nn_lowering import guard_eq, zero_if_empty
+from .nn_lowering import zero_if_empty
 from .pool import window_sum
 from .registry import (
     Attr, DeduceContext, OpDef, Operand, one_of, register, to_int,
@@ -137,9 +137,9 @@ def _legalize_nll_loss(ctx):
     if len(want) != tgt.ndim:
         raise ctx.decline("targets of the wrong ndim")
     for i, (a, b) in enumerate(zip(want, tgt.shape)):
-        guard_eq(ctx, b, a, f"the targets' dimension {i} and the predictions'")
+        ctx.require_equal(b, a, f"the targets' dimension {i} and the predictions'")
     if wgt is not None:
-        guard_eq(ctx, wgt.shape[0], classes, "the weights' length and the class count")
+        ctx.require_equal(wgt.shape[0], classes, "the weights' length and the class count")
     dt = pred.dtype
     ignore = te.const(ctx.attr("ignore_index"), INT64)
 
@@ -225,7 +225,7 @@ def _legalize_cross_entropy(ctx):
     if pred.ndim != label.ndim:
         raise ctx.decline("operands of different ndim")
     for i, (a, b) in enumerate(zip(pred.shape, label.shape)):
-        guard_eq(ctx, a, b, f"the predictions' and the labels' dimension {i}")
+        ctx.require_equal(a, b, f"the predictions' and the labels' dimension {i}")
     prod = te.compute(pred.shape, lambda *i: pred[i] * label[i], name="T_multiply",
                       axis_prefix="ax")
     total = _sum_all(prod, "T_multiply_red")

@@ -18,25 +18,12 @@ from relax_ref import te
 from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
 from relax_ref.ir.dtype import BOOL, INT64
+from relax_ref.te.legalize import provable
 
 from .common import fold_add, fold_mul, int_const, shape_product
 
 
 # -- shared helpers --------------------------------------------------------------------------
-
-def provable(cond: P.PrimExpr, *, nonneg: Sequence[P.PrimExpr] | None = None) -> bool:
-    """Whether ``cond`` holds for every value of its variables: all of them non-negative
-    (SYM-assume-1), or, given ``nonneg``, only the bare variables among those."""
-    from relax_ref.solver.analyzer import Analyzer
-
-    if nonneg is None:
-        return Analyzer().can_prove(cond)
-    analyzer = Analyzer(shape_vars_nonneg=False)
-    for d in nonneg:
-        if isinstance(d, P.Var):
-            analyzer.add_lower_bound(d, 0)
-    return analyzer.can_prove(cond)
-
 
 def _i64(v: int) -> P.IntImm:
     return P.IntImm(v, INT64)

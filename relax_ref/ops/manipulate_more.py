@@ -305,12 +305,11 @@ def legalize_reverse_sequence(ctx):
     or L <= i, i, if_then_else(L > n, n - 1 - i, L - 1 - i))``; seq_lengths' length not
     provably data's batch extent is the PrimFunc's guard (the op's shape_mismatch,
     TE-leg-7)."""
-    from .nn_lowering import guard_eq
 
     x, lengths = ctx.tensor(0), ctx.tensor(1)
     seq = ctx.attr("seq_axis") % x.ndim
     batch = ctx.attr("batch_axis") % x.ndim
-    guard_eq(ctx, lengths.shape[0], x.shape[batch],
+    ctx.require_equal(lengths.shape[0], x.shape[batch],
              "the length of seq_lengths and the batch extent")
     n = x.shape[seq]
 

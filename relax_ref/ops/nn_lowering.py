@@ -69,30 +69,11 @@ def proved(cond: P.PrimExpr) -> bool:
     return Analyzer().can_prove(cond)
 
 
-def proved_eq(a, b) -> bool:
-    return proved(P.EQ(_i64(a), _i64(b), BOOL))
-
-
 def proved_divides(total, part) -> bool:
     """``part > 0`` and ``total % part == 0`` for every value."""
     total, part = _i64(total), _i64(part)
     return proved(P.And(P.GT(part, _i64(0), BOOL),
                         P.EQ(P.FloorMod(total, part, INT64), _i64(0), BOOL), BOOL))
-
-
-def guard_eq(ctx, a, b, what: str, kind: str = "shape_mismatch") -> None:
-    """The op's run-time check ``a == b`` (``what`` names the two): nothing when proved,
-    else the PrimFunc asserts it first and traps as the op would (TE-leg-7)."""
-    if not proved_eq(a, b):
-        ctx.require(P.EQ(_i64(a), _i64(b), BOOL), kind,
-                    f"{what}: {ctx.show(a)} must equal {ctx.show(b)}")
-
-
-def guard_divides(ctx, total, part: int, what: str, kind: str = "shape_mismatch") -> None:
-    """The op's run-time check ``total % part == 0`` (``part`` a positive constant)."""
-    if not proved_divides(total, part):
-        ctx.require(P.EQ(P.FloorMod(_i64(total), _i64(part), INT64), _i64(0), BOOL), kind,
-                    f"{what}: {ctx.show(total)} must be a multiple of {part}")
 
 
 def at(letters: str, canon: dict[str, P.PrimExpr]) -> tuple[P.PrimExpr, ...]:
@@ -168,9 +149,9 @@ def legalize_conv(ctx, nsp: int):
     # EXEC-nn-conv-1's channel checks, where not proved, are the PrimFunc's first
     # statements (TE-leg-7); a negative output dimension (EXEC-nn-conv-2) traps where
     # the call allocates the result (EXEC-sym-1, CONF-pass-2).
-    guard_eq(ctx, d["C"], mul(k["I"], groups),
+    ctx.require_equal(d["C"], mul(k["I"], groups),
              "the data's channels and the kernel's input channels times groups")
-    guard_divides(ctx, k["O"], groups, "the kernel's output channels, split into groups")
+    ctx.require_divides(k["O"], groups, "the kernel's output channels, split into groups")
     acc = conv_acc_dtype(out_dtype)
     pad = pad_stage(x, dl, by_letter(sp, padding[:nsp]), by_letter(sp, padding[nsp:]),
                     te.const(0, x.dtype))

@@ -20,7 +20,6 @@ from .common import (
     unknown_tensor,
 )
 from .manipulate_lowering import reshape_stage
-from .nn_lowering import guard_divides
 from .registry import Attr, DeduceContext, OpDef, Operand, register, to_int
 
 FAMILY = "nn"
@@ -115,7 +114,7 @@ def _legalize_pixel_shuffle(ctx):
     (TE-leg-nn-1), after which every read is in bounds."""
     x = ctx.tensor(0, "data")
     r = ctx.attr("upscale_factor")
-    guard_divides(ctx, x.shape[-3], r * r, "the channel count, split by upscale_factor squared")
+    ctx.require_divides(x.shape[-3], r * r, "the channel count, split by upscale_factor squared")
     rr = i64(r)
 
     def formula(*idx):

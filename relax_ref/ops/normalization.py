@@ -20,7 +20,7 @@ from .common import (
     runtime_axes, runtime_axis, tensor_arg,
 )
 from .nn import provably_indivisible
-from .nn_lowering import add, guard_divides, guard_eq, mul, zero_if_empty
+from .nn_lowering import add, mul, zero_if_empty
 from .registry import (
     Attr, DeduceContext, OpDef, Operand, register, to_bool, to_float, to_int, to_int_tuple,
 )
@@ -432,9 +432,9 @@ def _lower_channel_norm(ctx, groups: int | None, name: str):
     # EXEC-nn-norm-1's shape checks, where not proved, are the PrimFunc's guards
     # (TE-leg-7): every read below is in bounds once they hold.
     if groups is not None:
-        guard_divides(ctx, channels, groups, "the channels, split into num_groups")
-    guard_eq(ctx, gamma.shape[0], channels, "gamma's length and the channel count")
-    guard_eq(ctx, beta.shape[0], channels, "beta's length and the channel count")
+        ctx.require_divides(channels, groups, "the channels, split into num_groups")
+    ctx.require_equal(gamma.shape[0], channels, "gamma's length and the channel count")
+    ctx.require_equal(beta.shape[0], channels, "beta's length and the channel count")
     # per_group channels in each group: 1 for instance_norm, whose groups are the channels
     if groups is None:
         per_group, group_count = P.IntImm(1, INT64), channels

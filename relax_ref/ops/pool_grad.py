@@ -16,6 +16,7 @@ from relax_ref.ir import prim_expr as P
 from relax_ref.ir import struct_info as si
 from relax_ref.ir import tir
 from relax_ref.ir.dtype import BOOL, INT64
+from relax_ref.te.legalize import guard_stmt
 
 from .common import OpRuntimeError, quiet, tensor_arg, trunc_div
 from .registry import Attr, DeduceContext, OpDef, Operand, register, to_bool, to_str
@@ -248,25 +249,8 @@ def _grad_shape_guard(ctx, g_shape, x_shape, hw) -> tir.AssertStmt | None:
     want = list(x_shape)
     want[hw[0]] = window_count_expr(frame, x_shape[hw[0]], kh, pt, pb, sh, dh, ceil)
     want[hw[1]] = window_count_expr(frame, x_shape[hw[1]], kw, pl, pr, sw, dw, ceil)
-    return serial_shape_guard(ctx, g_shape, want, "output_grad must have the pool's output "
-                                                  "shape for data")
-
-
-def serial_shape_guard(ctx, got, want, message: str) -> tir.AssertStmt | None:
-    """An op's ``shape_mismatch`` check ``got == want`` (dimension by dimension, on a
-    serial PrimFunc's own variables) as its assert (TE-leg-7, EXEC-tir-assert-2),
-    leaving out each dimension the analyzer proves; None when it proves them all."""
-    from relax_ref.solver.analyzer import Analyzer
-
-    analyzer = Analyzer()
-    cond = None
-    for a, b in zip(got, want):
-        same = P.EQ(a, b, BOOL)
-        if not analyzer.can_prove(same):
-            cond = same if cond is None else P.And(cond, same, BOOL)
-    if cond is None:
-        return None
-    return tir.AssertStmt(cond, f"shape_mismatch: {ctx.op_name}: {message}")
+    return guard_stmt([P.EQ(a, b, BOOL) for a, b in zip(g_shape, want)], "shape_mismatch",
+                      ctx.op_name, "output_grad must have the pool's output shape for data")
 
 
 def _register_all() -> None:

@@ -158,13 +158,11 @@ class LegalizeContext:
         be 1 or the result's (a trap of ``kind``, the op's own check) and reads at
         ``T.Select(d == 1, 0, i)`` (TE-leg-3)."""
         from relax_ref.ir.equal import structural_equal
-        from relax_ref.solver.analyzer import Analyzer
 
         lead = len(out_shape) - t.ndim
         if lead < 0:
             raise Decline(f"{t.name} has more dimensions than the result")
         index = []
-        analyzer = None
         for d, dim in enumerate(t.shape):
             out_dim, i = out_shape[lead + d], idx[lead + d]
             if isinstance(dim, P.IntImm) and dim.value == 1:
@@ -173,11 +171,10 @@ class LegalizeContext:
             if structural_equal(dim, out_dim, map_free_vars=False):
                 index.append(i)
                 continue
-            analyzer = analyzer or Analyzer()
             one = P.IntImm(1, dim.dtype)
-            if analyzer.can_prove(P.EQ(dim, one, BOOL)):
+            if provable(P.EQ(dim, one, BOOL)):
                 index.append(0)
-            elif analyzer.can_prove(P.EQ(dim, out_dim, BOOL)):
+            elif provable(P.EQ(dim, out_dim, BOOL)):
                 index.append(i)
             else:
                 is_one = P.EQ(dim, one, BOOL)
@@ -194,9 +191,22 @@ class LegalizeContext:
         that is literally true adds nothing."""
         if isinstance(condition, P.IntImm) and condition.value:
             return
-        if kind not in GUARD_KINDS:
-            raise ValueError(f"{kind!r} is not a check kind a guard may raise")
-        self._guards.append((condition, f"{kind}: {self.op_name}: {message}"))
+        self._guards.append((condition, guard_message(kind, self.op_name, message)))
+
+    def require_equal(self, a, b, what: str, kind: str = "shape_mismatch") -> None:
+        """The op's check ``a == b`` (``what`` names the two): nothing where the
+        analyzer proves it, else a guard (``require``)."""
+        cond = P.EQ(_i64(a), _i64(b), BOOL)
+        if not provable(cond):
+            self.require(cond, kind, f"{what}: {self.show(a)} must equal {self.show(b)}")
+
+    def require_divides(self, total, part: int, what: str,
+                        kind: str = "shape_mismatch") -> None:
+        """The op's check ``total % part == 0`` (``part`` a positive constant)."""
+        cond = P.EQ(P.FloorMod(_i64(total), _i64(part), INT64), _i64(0), BOOL)
+        if not provable(cond):
+            self.require(cond, kind, f"{what}: {self.show(total)} must be a multiple of "
+                                     f"{part}")
 
     @staticmethod
     def show(e: P.PrimExpr) -> str:
@@ -257,6 +267,45 @@ class LegalizeContext:
     def call_op(self, name: str, *args: rx.Expr, **attrs: Any) -> rx.Call:
         """A call of another op (legalized in turn by the pass)."""
         return rx.Call(rx.Op(name), tuple(args), rx.Attrs.of(attrs), span=self.call.span)
+
+
+def guard_message(kind: str, op: str, message: str) -> str:
+    """A guard's message, ``"kind: op: message"``: a failed TIR assert with it traps as
+    the op's check of that kind (TE-leg-7, EXEC-tir-assert-2)."""
+    if kind not in GUARD_KINDS:
+        raise ValueError(f"{kind!r} is not a check kind a guard may raise")
+    return f"{kind}: {op}: {message}"
+
+
+def guard_stmt(facts: Sequence[P.PrimExpr], kind: str, op: str, message: str):
+    """The assert of a serial PrimFunc (one a lowering writes without ``call_te``) for
+    the op's check that all ``facts`` hold, on the function's own variables, leaving out
+    each fact the analyzer proves; None when it proves them all (TE-leg-7)."""
+    from relax_ref.ir import tir
+
+    from .tensor import all_of
+
+    left = [f for f in facts if not provable(f)]
+    return tir.AssertStmt(all_of(*left), guard_message(kind, op, message)) if left else None
+
+
+def provable(cond: P.PrimExpr, *, nonneg: Sequence[P.PrimExpr] | None = None) -> bool:
+    """Whether ``cond`` holds for every value of its variables: all of them non-negative
+    (SYM-assume-1), or, given ``nonneg``, only the bare variables among those. The
+    compile-time question a lowering asks before it leaves out an op's check."""
+    from relax_ref.solver.analyzer import Analyzer
+
+    if nonneg is None:
+        return Analyzer().can_prove(cond)
+    analyzer = Analyzer(shape_vars_nonneg=False)
+    for d in nonneg:
+        if isinstance(d, P.Var):
+            analyzer.add_lower_bound(d, 0)
+    return analyzer.can_prove(cond)
+
+
+def _i64(v) -> P.PrimExpr:
+    return v if isinstance(v, P.PrimExpr) else P.IntImm(int(v), INT64)
 
 
 def _placeholders_of(outs: list[Tensor]) -> set[int]:
