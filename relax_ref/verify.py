@@ -228,13 +228,20 @@ def _conditioning_masks(interp: Interpreter, name: str, args: list, expected: li
     return masks
 
 
+def _rtol(dtype, tol: tuple[float, float]) -> float:
+    """The relative tolerance for floats of ``dtype``: at least two last places of a
+    narrow type (float16's place is ~1e-3 relative), since a pass within tolerance may
+    round once where NumPy rounded twice (PASS-verify-2)."""
+    return max(tol[0], 2 * float(ml_dtypes.finfo(dtype).eps))
+
+
 def _moved(a: np.ndarray, b: np.ndarray, tol: tuple[float, float]) -> np.ndarray:
     if a.dtype.kind not in "fV":
         return a != b
     fa, fb = a.astype(np.float64), b.astype(np.float64)
-    eps = float(ml_dtypes.finfo(a.dtype).eps)
     scale = np.abs(fa)
-    limit = np.maximum((max(tol[0], 2 * eps) * scale + tol[1]) / 16, 2 * eps * scale)
+    limit = np.maximum((_rtol(a.dtype, tol) * scale + tol[1]) / 16,
+                       2 * float(ml_dtypes.finfo(a.dtype).eps) * scale)
     with np.errstate(invalid="ignore"):
         far = ~(np.abs(fa - fb) <= limit)  # NaN differences (inf - inf) count as moved
     return far & ~(np.isnan(fa) & np.isnan(fb))
@@ -296,11 +303,7 @@ def _compare_value(a, b, exact: bool,
             if exact:
                 ok = np.array_equal(fa[mask], fb[mask])
             else:
-                # Two last places of a narrow float type (float16's place is ~1e-3
-                # relative): a pass within tolerance may round once where NumPy rounded
-                # twice (PASS-verify-2).
-                rtol = max(tol[0], 2 * float(ml_dtypes.finfo(a.dtype).eps))
-                ok = np.allclose(fa[mask], fb[mask], rtol=rtol, atol=tol[1])
+                ok = np.allclose(fa[mask], fb[mask], rtol=_rtol(a.dtype, tol), atol=tol[1])
             if not ok:
                 with np.errstate(invalid="ignore"):  # inf - inf: the error is nan
                     err = np.max(np.abs(fa[mask] - fb[mask])) if mask.any() else 0.0

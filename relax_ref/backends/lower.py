@@ -542,9 +542,7 @@ def raise_device_check(prog: DeviceProgram, flag: int) -> None:
     """BE-lower-5: a nonzero flag after a launch is that kernel's failed assert, trapping
     as the interpreter does (EXEC-tir-assert-2)."""
     if flag:
-        message = prog.device_checks[int(flag) - 1]
-        kind, rule = assert_check_kind(message)
-        raise RuntimeCheckError(f"{prog.name}: {message}", check=kind, rule=rule)
+        _assert_failed(prog, prog.device_checks[int(flag) - 1])
 
 
 def check_guards(prog: DeviceProgram, env: dict) -> None:
@@ -552,8 +550,12 @@ def check_guards(prog: DeviceProgram, env: dict) -> None:
     traps as the interpreter's assert does (EXEC-tir-assert-2)."""
     for cond, message in prog.checks:
         if not evaluate_int(cond, env):
-            kind, rule = assert_check_kind(message)
-            raise RuntimeCheckError(f"{prog.name}: {message}", check=kind, rule=rule)
+            _assert_failed(prog, message)
+
+
+def _assert_failed(prog: DeviceProgram, message: str) -> None:
+    kind, rule = assert_check_kind(message)
+    raise RuntimeCheckError(f"{prog.name}: {message}", check=kind, rule=rule)
 
 
 def host_environment(func: tir.PrimFunc, args: list) -> dict[P.Var, int]:
